@@ -36,7 +36,10 @@ export type RouteHandler<Params, Granted = undefined> = (
  * methods. Returns what it learned about the caller (handed to the handler as `granted`), or undefined when
  * it has answered the request itself (e.g. 401).
  */
-export type Guard<Granted> = (req: IncomingMessage, res: ServerResponse) => Granted | undefined;
+export type Guard<Granted> = (
+  req: IncomingMessage,
+  res: ServerResponse,
+) => Granted | undefined | Promise<Granted | undefined>;
 
 export interface RouteOptions<Granted = unknown> {
   guard?: Guard<Granted>;
@@ -173,7 +176,7 @@ export class RouteTable {
     }
     const matched = found?.route ?? samePath;
     if (!matched) return sendError(res, 404, 'NOT_FOUND', `no route ${method} ${path}`, true);
-    const granted = matched.options.guard ? matched.options.guard(req, res) : undefined;
+    const granted = matched.options.guard ? await matched.options.guard(req, res) : undefined;
     if (matched.options.guard && granted === undefined) return;
     if (!found) {
       const message = matched.options.wrongMethod?.(method, path) ?? `no route ${method} ${path}`;

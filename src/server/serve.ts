@@ -12,6 +12,9 @@ import { readCredential } from './core-routes/request-input.js';
 import { createCoreRoutes } from './core-routes/routes.js';
 import { API_PREFIX, type CoreServer, startCoreServer } from './core-server.js';
 import type { Route } from './route-table.js';
+import { AccountStore } from './tokens/accounts.js';
+import { heldToken } from './tokens/held-token.js';
+import { TokenLedger } from './tokens/token-ledger.js';
 import type { PreviousSecret } from './webhook-route.js';
 
 export interface ServeDeps {
@@ -33,8 +36,13 @@ export interface RunningServe {
   core: CoreServer;
   /** Start-up lines for the console (the generated secret appears here, the one time it is shown). */
   banner: string[];
-  /** The slug a provider token belongs to (what is mounted above names a provider session by it). */
+  /**
+   * The slug a provider token the API accepted belongs to (what is mounted above names a provider session by it);
+   * undefined once it is revoked, expired or replaced.
+   */
   providerSlugOf(token: string): string | undefined;
+  /** The account an account token the API accepted belongs to; undefined once it is revoked or expired. */
+  accountOf(token: string): { id: string; name: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -103,7 +111,7 @@ async function onDataDir<T>(dir: string, setting: string, work: () => Promise<T>
 /** `provcert serve`: the webhook receiver plus the bearer-protected core routes, on one node:http server. */
 export async function startServe(settings: ServeSettings, deps: ServeDeps): Promise<RunningServe> {
   const named = deps.nameSetting ?? ((setting: string) => setting);
-  const { registry, keys, shared } = await onDataDir(settings.dataDir, named('dataDir'), async () => {
+  const { registry, keys, shared, tokens, accounts } = await onDataDir(settings.dataDir, named('dataDir'), async () => {
     await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
     await mkdir(settings.credentialDir, { recursive: true, mode: 0o700 });
     const opened = await ProviderRegistry.open(settings.dataDir);
@@ -111,7 +119,13 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
       ...(settings.signingKeyFile !== undefined ? { keyFile: settings.signingKeyFile } : {}),
       now: deps.now ?? ((): Date => new Date()),
     });
-    return { registry: opened, keys: keyStore, shared: await serverSecret(settings, deps.env) };
+    return {
+      registry: opened,
+      keys: keyStore,
+      shared: await serverSecret(settings, deps.env),
+      tokens: await TokenLedger.open(settings.dataDir, opened.key),
+      accounts: await AccountStore.open(settings.dataDir),
+    };
   });
   const configured = new Map<string, string>();
   for (const p of settings.providers) {
@@ -127,7 +141,12 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     configured.set(p.slug, own);
   }
   const adminToken = deps.env[settings.adminTokenEnv] || undefined;
-  const secrets = new Set([shared.secret, ...configured.values(), ...(adminToken ? [adminToken] : [])]);
+  const secrets = new Set([
+    shared.secret,
+    ...configured.values(),
+    ...(adminToken ? [adminToken] : []),
+    ...tokens.tokens(),
+  ]);
   // Registered providers' credentials are secrets serve knows: masked in the log and every answer from the start.
   for (const p of registry.list()) {
     const credential = await readCredential(p, deps.env, settings.credentialDir);
@@ -170,6 +189,8 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     credentialDir: settings.credentialDir,
     webhookSecretOverlapMs: settings.webhookSecretOverlapS * 1000,
     keys,
+    tokens,
+    accounts,
     now: clock,
     issued: (secret) => secrets.add(secret),
     log,
@@ -232,7 +253,15 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
   return {
     core: running,
     banner,
-    providerSlugOf: (token) => registry.byToken(token)?.registration.slug,
+    providerSlugOf: (token) => {
+      const held = heldToken(token, tokens, clock());
+      if (held === undefined) return registry.byToken(token)?.registration.slug;
+      return held.role === 'provider' && registry.get(held.sub) ? held.sub : undefined;
+    },
+    accountOf: (token) => {
+      const held = heldToken(token, tokens, clock());
+      return held?.role === 'account' ? accounts.get(held.sub) : undefined;
+    },
     close: async () => {
       await running.close();
       await registry.close();

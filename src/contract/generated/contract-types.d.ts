@@ -268,7 +268,11 @@ export interface paths {
          *     credential reference (`credentialEnv` or `credentialFile`, never the credential itself) and answers
          *     CoreRegistration: 201 on first registration, with the webhook secret shown that one time; 200 when an
          *     existing registration is updated (the secret is kept and not shown). provcert authenticates these
-         *     routes with an operator bearer token (default environment variable PROVCERT_ADMIN_TOKEN).
+         *     routes with the operator bearer token (default environment variable PROVCERT_ADMIN_TOKEN), an admin JWT,
+         *     or an account token (POST /api/v1/admin/accounts): an account registers and updates its own providers
+         *     only ("save API settings"; a slug of another account is 409) and reaches certify, certifications,
+         *     submit-review and events of its own providers only (another account's provider is 404). While
+         *     CHANGES_REQUESTED, any re-registration (a new name included) moves the provider to DRAFT.
          */
         post: operations["coreRegisterProvider"];
         delete?: never;
@@ -670,6 +674,92 @@ export interface paths {
          *     token, no body. A key read from serve's signingKey file is rotated by naming a new file and restarting: 409.
          */
         post: operations["coreAdminRotateSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every account, oldest first (no tokens). */
+        get: operations["coreAdminListAccounts"];
+        put?: never;
+        /**
+         * Create an account; its token is shown only in this answer.
+         * @description A route of provcert's core server (marked `x-provcert-route`): the contract's onboarding starts with an
+         *     account, and its core API takes "an account or integration bearer token". The operator (the token from
+         *     the environment, or an admin JWT) creates the account; the answer carries the account token (a JWT, role
+         *     `account`) once, never stored in clear. With it the account registers its own providers ("save API
+         *     settings"), certifies them, submits them for review and reads them; another account's provider is 404.
+         */
+        post: operations["coreAdminCreateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue an admin token (a JWT valid one day), shown only in this answer.
+         * @description A route of provcert's core server (marked `x-provcert-route`). The contract's admin routes take "an admin
+         *     bearer JWT": the operator (bootstrap token from the environment, or an admin JWT) gets one here, signed
+         *     with the core's Ed25519 key and verifiable with the JWKS. No body.
+         */
+        post: operations["coreAdminIssueToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/tokens/{jti}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a token the core issued, by its jti.
+         * @description A route of provcert's core server (marked `x-provcert-route`). From now on the token is refused with 401
+         *     naming the revocation (kept in serve's data dir, `tokens.json`). Revoking again answers the same record.
+         *     The bootstrap operator token from the environment is not a JWT and is not revocable here.
+         */
+        post: operations["coreAdminRevokeToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling account's own providers (the operator sees every provider). */
+        get: operations["coreAccountProviders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1553,13 +1643,73 @@ export interface components {
         CoreRegistration: {
             provider: components["schemas"]["CoreProvider"];
             webhook: components["schemas"]["CoreWebhookHandoff"];
-            /** @description The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept. */
+            /**
+             * @description The provider bearer token for /api/v1/providers/me/*, a JWT (role `provider`, sub the slug; see
+             *     CoreIssuedToken). Present only in the 201 answer of the first registration. Opaque `pvt_` tokens of
+             *     data dirs from before JWT tokens keep working.
+             */
             providerToken?: {
                 token: string;
                 note: string;
             };
             /** @description True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed. */
             certificationRequired: boolean;
+        };
+        /** @description provcert's definition. The body of POST /api/v1/admin/accounts. */
+        CoreAccountInput: {
+            name: string;
+        };
+        /** @description provcert's definition. An account the operator created. */
+        CoreAccount: {
+            id: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description provcert's definition. The answer of GET /api/v1/admin/accounts. */
+        CoreAccountList: {
+            data: components["schemas"]["CoreAccount"][];
+            total: number;
+        };
+        /**
+         * @description provcert's definition. A token the core issued, shown only in this answer: a JWT (header alg EdDSA and the
+         *     kid of the core key that signed it) with claims iss `provcert-serve`, aud `provcert-core`, sub (the provider
+         *     slug, the account id or `operator`), role, iat, exp and jti. Verify it with /api/v1/.well-known/jwks.json.
+         */
+        CoreIssuedToken: {
+            token: string;
+            jti: string;
+            /** @enum {string} */
+            role: "provider" | "account" | "admin";
+            sub: string;
+            kid: string;
+            /** Format: date-time */
+            expiresAt: string;
+            note: string;
+        };
+        /** @description provcert's definition. The answer of POST /api/v1/admin/accounts. */
+        CoreAccountCreated: {
+            account: components["schemas"]["CoreAccount"];
+            token: components["schemas"]["CoreIssuedToken"];
+        };
+        /** @description provcert's definition. What the core keeps of an issued token (never the token itself in clear). */
+        CoreTokenRecord: {
+            jti: string;
+            /** @enum {string} */
+            role: "provider" | "account" | "admin";
+            sub: string;
+            /** Format: date-time */
+            issuedAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            revokedAt?: string;
+        };
+        /** @description provcert's definition. The answer of GET /api/v1/account/providers. */
+        CoreAccountProviderList: {
+            account?: components["schemas"]["CoreAccount"];
+            data: components["schemas"]["CoreProvider"][];
+            total: number;
         };
         /** @description provcert's definition; the contract does not show this shape. One stored certification, without its report. */
         CoreCertificationSummary: {
@@ -1724,7 +1874,7 @@ export interface components {
             at: string;
             slug: string;
             /** @enum {string} */
-            actor: "admin" | "provider" | "server";
+            actor: "admin" | "account" | "provider" | "server";
             /** @constant */
             kind: "decision";
             trigger: components["schemas"]["CoreTrigger"];
@@ -2334,6 +2484,13 @@ export type CoreSigningKeyRotation = components['schemas']['CoreSigningKeyRotati
 export type CoreCertificate = components['schemas']['CoreCertificate'];
 export type CoreWebhookSecretRotation = components['schemas']['CoreWebhookSecretRotation'];
 export type CoreRegistration = components['schemas']['CoreRegistration'];
+export type CoreAccountInput = components['schemas']['CoreAccountInput'];
+export type CoreAccount = components['schemas']['CoreAccount'];
+export type CoreAccountList = components['schemas']['CoreAccountList'];
+export type CoreIssuedToken = components['schemas']['CoreIssuedToken'];
+export type CoreAccountCreated = components['schemas']['CoreAccountCreated'];
+export type CoreTokenRecord = components['schemas']['CoreTokenRecord'];
+export type CoreAccountProviderList = components['schemas']['CoreAccountProviderList'];
 export type CoreCertificationSummary = components['schemas']['CoreCertificationSummary'];
 export type CoreCertification = components['schemas']['CoreCertification'];
 export type CoreCertificationList = components['schemas']['CoreCertificationList'];
@@ -3337,6 +3494,126 @@ export interface operations {
             };
             401: components["responses"]["CoreErrorUnauthorized"];
             409: components["responses"]["CoreConflict"];
+        };
+    };
+    coreAdminListAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreAccountList"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+        };
+    };
+    coreAdminCreateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Pizza Roma GmbH"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CoreAccountInput"];
+            };
+        };
+        responses: {
+            /** @description Created (provcert's definition). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreAccountCreated"];
+                };
+            };
+            400: components["responses"]["CoreBadRequest"];
+            401: components["responses"]["CoreErrorUnauthorized"];
+            408: components["responses"]["CoreBodyTimeout"];
+            413: components["responses"]["CoreTooLarge"];
+        };
+    };
+    coreAdminIssueToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Issued (provcert's definition). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreIssuedToken"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+        };
+    };
+    coreAdminRevokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jti: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreTokenRecord"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
+        };
+    };
+    coreAccountProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's providers (provcert's definition). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreAccountProviderList"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
         };
     };
     coreAdminListEvents: {

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "d69f25bb51e6a9fc2d8d9a3a4bd27fe7206519e48eacdb5ae1368b72e3014f94";
+export const specSha256 = "fb5582083867f07b8da566c0ec090acbf35fcc6240fde53fc472c6fe3232fd87";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -64,6 +64,13 @@ export const contractData = {
     "CoreCertificate": "schema_CoreCertificate",
     "CoreWebhookSecretRotation": "schema_CoreWebhookSecretRotation",
     "CoreRegistration": "schema_CoreRegistration",
+    "CoreAccountInput": "schema_CoreAccountInput",
+    "CoreAccount": "schema_CoreAccount",
+    "CoreAccountList": "schema_CoreAccountList",
+    "CoreIssuedToken": "schema_CoreIssuedToken",
+    "CoreAccountCreated": "schema_CoreAccountCreated",
+    "CoreTokenRecord": "schema_CoreTokenRecord",
+    "CoreAccountProviderList": "schema_CoreAccountProviderList",
     "CoreCertificationSummary": "schema_CoreCertificationSummary",
     "CoreCertification": "schema_CoreCertification",
     "CoreCertificationList": "schema_CoreCertificationList",
@@ -672,6 +679,71 @@ export const contractData = {
       "pinned": []
     },
     {
+      "key": "GET /api/v1/admin/accounts",
+      "method": "GET",
+      "path": "/api/v1/admin/accounts",
+      "operationId": "coreAdminListAccounts",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
+      "key": "POST /api/v1/admin/accounts",
+      "method": "POST",
+      "path": "/api/v1/admin/accounts",
+      "operationId": "coreAdminCreateAccount",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": true,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
+      "key": "POST /api/v1/admin/tokens",
+      "method": "POST",
+      "path": "/api/v1/admin/tokens",
+      "operationId": "coreAdminIssueToken",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
+      "key": "POST /api/v1/admin/tokens/{jti}/revoke",
+      "method": "POST",
+      "path": "/api/v1/admin/tokens/{jti}/revoke",
+      "operationId": "coreAdminRevokeToken",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
+      "key": "GET /api/v1/account/providers",
+      "method": "GET",
+      "path": "/api/v1/account/providers",
+      "operationId": "coreAccountProviders",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
       "key": "GET /api/v1/admin/logs/events",
       "method": "GET",
       "path": "/api/v1/admin/logs/events",
@@ -1007,6 +1079,30 @@ export const contractData = {
       "401": "schema_CoreError",
       "409": "schema_CoreError"
     },
+    "GET /api/v1/admin/accounts": {
+      "200": "schema_CoreAccountList",
+      "401": "schema_CoreError"
+    },
+    "POST /api/v1/admin/accounts": {
+      "201": "schema_CoreAccountCreated",
+      "400": "schema_CoreError",
+      "401": "schema_CoreError",
+      "408": "schema_CoreError",
+      "413": "schema_CoreError"
+    },
+    "POST /api/v1/admin/tokens": {
+      "201": "schema_CoreIssuedToken",
+      "401": "schema_CoreError"
+    },
+    "POST /api/v1/admin/tokens/{jti}/revoke": {
+      "200": "schema_CoreTokenRecord",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError"
+    },
+    "GET /api/v1/account/providers": {
+      "200": "schema_CoreAccountProviderList",
+      "401": "schema_CoreError"
+    },
     "GET /api/v1/admin/logs/events": {
       "200": "schema_CoreLogEventList",
       "400": "schema_CoreError",
@@ -1069,6 +1165,7 @@ export const contractData = {
     "POST /api/v1/providers/register": "schema_CoreRegistrationInput",
     "POST /api/v1/admin/providers/{slug}/review": "schema_CoreReviewDecisionInput",
     "POST /api/v1/admin/providers/{slug}/reopen": "schema_CoreReopenInput",
+    "POST /api/v1/admin/accounts": "schema_CoreAccountInput",
     "POST /api/v1/quotes": "inline_4",
     "POST /api/v1/actions": "schema_CoreCreateActionInput",
     "POST /api/v1/actions/{id}/cancel": "inline_4",
@@ -11772,7 +11869,7 @@ validate145.evaluated = {"props":{"slug":true,"webhook":true,"rotatedAt":true,"o
 
 export const schema_CoreRegistration = validate146;
 const schema208 = {"$ref":"urn:provcert:contract#/$defs/CoreRegistration"};
-const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*. Present only in the 201 answer of the first registration; only its hash is kept.","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^pvt_[A-Za-z0-9_-]{43}$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
+const schema209 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/register.","required":["provider","webhook","certificationRequired"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"webhook":{"$ref":"urn:provcert:contract#/$defs/CoreWebhookHandoff"},"providerToken":{"type":"object","description":"The provider bearer token for /api/v1/providers/me/*, a JWT (role `provider`, sub the slug; see\nCoreIssuedToken). Present only in the 201 answer of the first registration. Opaque `pvt_` tokens of\ndata dirs from before JWT tokens keep working.\n","required":["token","note"],"properties":{"token":{"type":"string","pattern":"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},"note":{"type":"string"}}},"certificationRequired":{"type":"boolean","description":"True on first registration and when the configuration (base URL, auth method, credential reference, capabilities, fulfillment) changed."}}};
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12363,7 +12460,7 @@ return errors === 0;
 }
 validate148.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"baseUrl":true,"authMethod":true,"capabilities":true,"fulfillment":true,"credentialEnv":true,"credentialFile":true,"status":true,"reviewStatus":true,"metadata":true,"allowedTransitions":true,"configVersion":true,"createdAt":true,"updatedAt":true,"submittedAt":true,"webhookUrl":true},"dynamicProps":false,"dynamicItems":false};
 
-const pattern13 = new RegExp("^pvt_[A-Za-z0-9_-]{43}$", "u");
+const pattern13 = new RegExp("^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$", "u");
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12536,7 +12633,7 @@ if(data5.token !== undefined){
 let data6 = data5.token;
 if(typeof data6 === "string"){
 if(!pattern13.test(data6)){
-const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^pvt_[A-Za-z0-9_-]{43}$"},message:"must match pattern \""+"^pvt_[A-Za-z0-9_-]{43}$"+"\"",schema:"^pvt_[A-Za-z0-9_-]{43}$",parentSchema:schema209.properties.providerToken.properties.token,data:data6};
+const err13 = {instancePath:instancePath+"/providerToken/token",schemaPath:"#/properties/providerToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$",parentSchema:schema209.properties.providerToken.properties.token,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12630,10 +12727,9 @@ return errors === 0;
 }
 validate146.evaluated = {"props":{"provider":true,"webhook":true,"providerToken":true,"certificationRequired":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationSummary = validate153;
-const schema217 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
-const schema218 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
-const pattern14 = new RegExp("^[a-z0-9-]+$", "u");
+export const schema_CoreAccountInput = validate153;
+const schema217 = {"$ref":"urn:provcert:contract#/$defs/CoreAccountInput"};
+const schema218 = {"type":"object","description":"provcert's definition. The body of POST /api/v1/admin/accounts.","required":["name"],"additionalProperties":false,"properties":{"name":{"type":"string","minLength":1,"maxLength":200,"pattern":"\\S"}}};
 
 function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -12646,8 +12742,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data};
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreAccountInput/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema218.required,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12656,8 +12752,9 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data};
+for(const key0 in data){
+if(!(key0 === "name")){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreAccountInput/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12666,8 +12763,12 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data};
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func10(data0) > 200){
+const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccountInput/properties/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema218.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12676,8 +12777,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data};
+if(func10(data0) < 1){
+const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccountInput/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema218.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12686,8 +12787,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data};
+if(!pattern4.test(data0)){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccountInput/properties/name/pattern",keyword:"pattern",params:{pattern: "\\S"},message:"must match pattern \""+"\\S"+"\"",schema:"\\S",parentSchema:schema218.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12696,8 +12797,9 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data};
+}
+else {
+const err5 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccountInput/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.name.type,parentSchema:schema218.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12706,953 +12808,27 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data};
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreAccountInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.summary !== undefined){
-let data5 = data.summary;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data5.untested !== undefined){
-let data10 = data5.untested;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.durationMs !== undefined){
-let data11 = data.durationMs;
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.valid !== undefined){
-let data12 = data.valid;
-if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data12};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.invalidReason !== undefined){
-let data13 = data.invalidReason;
-if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data13};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
 }
 errors++;
 }
 validate153.errors = vErrors; validate153.errorCount = errors;
 return errors === 0;
 }
-validate153.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertification = validate154;
-const schema219 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
-const schema220 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
-
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate155.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.createdAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.verdict === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.configVersion === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.summary === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.durationMs === undefined){
-const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-if(data.valid === undefined){
-const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data0};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data1};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.createdAt !== undefined){
-let data2 = data.createdAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data2};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.verdict !== undefined){
-let data3 = data.verdict;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
-const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data3};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.configVersion !== undefined){
-let data4 = data.configVersion;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 < 1 || isNaN(data4)){
-const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data4};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.summary !== undefined){
-let data5 = data.summary;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.pass === undefined){
-const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-if(data5.fail === undefined){
-const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-if(data5.skip === undefined){
-const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-if(data5.error === undefined){
-const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(data5.pass !== undefined){
-let data6 = data5.pass;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data6};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-if(data5.fail !== undefined){
-let data7 = data5.fail;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data5.skip !== undefined){
-let data8 = data5.skip;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-if(data5.error !== undefined){
-let data9 = data5.error;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data9};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data5.untested !== undefined){
-let data10 = data5.untested;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data10};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data5};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-}
-if(data.durationMs !== undefined){
-let data11 = data.durationMs;
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data11};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.valid !== undefined){
-let data12 = data.valid;
-if(typeof data12 !== "boolean"){
-const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data12};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.invalidReason !== undefined){
-let data13 = data.invalidReason;
-if(typeof data13 !== "string"){
-const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data13};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-}
-else {
-const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.report === undefined){
-const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema220.allOf[1].required,parentSchema:schema220.allOf[1],data};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err37);
-}
-errors++;
-}
-if(data.report !== undefined){
-let data14 = data.report;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.reportVersion === undefined){
-const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema220.allOf[1].properties.report.required,parentSchema:schema220.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
-if(data14.verdict === undefined){
-const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema220.allOf[1].properties.report.required,parentSchema:schema220.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err39);
-}
-errors++;
-}
-if(data14.checks === undefined){
-const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema220.allOf[1].properties.report.required,parentSchema:schema220.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err40);
-}
-errors++;
-}
-if(data14.reportVersion !== undefined){
-let data15 = data14.reportVersion;
-if(1 !== data15){
-const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema220.allOf[1].properties.report.properties.reportVersion,data:data15};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data14.verdict !== undefined){
-let data16 = data14.verdict;
-if(typeof data16 !== "string"){
-const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.allOf[1].properties.report.properties.verdict.type,parentSchema:schema220.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err42);
-}
-errors++;
-}
-if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
-const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema220.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema220.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema220.allOf[1].properties.report.properties.verdict,data:data16};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err43);
-}
-errors++;
-}
-}
-if(data14.checks !== undefined){
-let data17 = data14.checks;
-if(!(Array.isArray(data17))){
-const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema220.allOf[1].properties.report.properties.checks.type,parentSchema:schema220.allOf[1].properties.report.properties.checks,data:data17};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.allOf[1].properties.report.type,parentSchema:schema220.allOf[1].properties.report,data:data14};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-else {
-const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.allOf[1].type,parentSchema:schema220.allOf[1],data};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err46);
-}
-errors++;
-}
-validate155.errors = vErrors; validate155.errorCount = errors;
-return errors === 0;
-}
-validate155.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
-
+export const schema_CoreAccount = validate154;
+const schema219 = {"$ref":"urn:provcert:contract#/$defs/CoreAccount"};
+const schema220 = {"type":"object","description":"provcert's definition. An account the operator created.","required":["id","name","createdAt"],"properties":{"id":{"type":"string","pattern":"^acct-[0-9a-f]{12}$"},"name":{"type":"string"},"createdAt":{"type":"string","format":"date-time"}}};
+const pattern15 = new RegExp("^acct-[0-9a-f]{12}$", "u");
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13664,22 +12840,124 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate155.errors.slice(0, 1000); else for (const e of validate155.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate155.errorCount ?? validate155.errors.length;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema220.required,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.name === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema220.required,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema220.required,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern15.test(data0)){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/pattern",keyword:"pattern",params:{pattern: "^acct-[0-9a-f]{12}$"},message:"must match pattern \""+"^acct-[0-9a-f]{12}$"+"\"",schema:"^acct-[0-9a-f]{12}$",parentSchema:schema220.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.id.type,parentSchema:schema220.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.name.type,parentSchema:schema220.properties.name,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err6 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema220.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.createdAt.type,parentSchema:schema220.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.type,parentSchema:schema220,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
 }
 validate154.errors = vErrors; validate154.errorCount = errors;
 return errors === 0;
 }
-validate154.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"props":{"id":true,"name":true,"createdAt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationList = validate157;
-const schema222 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
-const schema223 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreAccountList = validate155;
+const schema221 = {"$ref":"urn:provcert:contract#/$defs/CoreAccountList"};
+const schema222 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/accounts.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreAccount"}},"total":{"type":"integer","minimum":0}}};
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13688,7 +12966,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema223.required,parentSchema:schema223,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -13698,7 +12976,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema223.required,parentSchema:schema223,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema222.required,parentSchema:schema222,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -13715,7 +12993,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema220.required,parentSchema:schema220,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -13724,8 +13002,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-if(data1.slug === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+if(data1.name === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema220.required,parentSchema:schema220,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -13735,7 +13013,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.createdAt === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema220.required,parentSchema:schema220,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -13744,8 +13022,11 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data1.verdict === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 === "string"){
+if(!pattern15.test(data2)){
+const err5 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/pattern",keyword:"pattern",params:{pattern: "^acct-[0-9a-f]{12}$"},message:"must match pattern \""+"^acct-[0-9a-f]{12}$"+"\"",schema:"^acct-[0-9a-f]{12}$",parentSchema:schema220.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -13754,8 +13035,9 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data1.configVersion === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+}
+else {
+const err6 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.id.type,parentSchema:schema220.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -13764,8 +13046,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+}
+if(data1.name !== undefined){
+let data3 = data1.name;
+if(typeof data3 !== "string"){
+const err7 = {instancePath:instancePath+"/data/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.name.type,parentSchema:schema220.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -13774,8 +13059,12 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(data1.durationMs === undefined){
-const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+}
+if(data1.createdAt !== undefined){
+let data4 = data1.createdAt;
+if(typeof data4 === "string"){
+if(!(formats14.validate(data4))){
+const err8 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema220.properties.createdAt,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -13784,8 +13073,9 @@ if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-if(data1.valid === undefined){
-const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data:data1};
+}
+else {
+const err9 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.createdAt.type,parentSchema:schema220.properties.createdAt,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -13794,11 +13084,10 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-if(data1.id !== undefined){
-let data2 = data1.id;
-if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data2};
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreAccount/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.type,parentSchema:schema220,data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -13808,8 +13097,9 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
+}
 else {
-const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data2};
+const err11 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema222.properties.data.type,parentSchema:schema222.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -13819,10 +13109,10 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data1.slug !== undefined){
-let data3 = data1.slug;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data3};
+if(data.total !== undefined){
+let data5 = data.total;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema222.properties.total.type,parentSchema:schema222.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -13831,12 +13121,9 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data1.createdAt !== undefined){
-let data4 = data1.createdAt;
-if(typeof data4 === "string"){
-if(!(formats14.validate(data4))){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data4};
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err13 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema222.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -13846,8 +13133,219 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
+}
+}
 else {
-const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data4};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema222.type,parentSchema:schema222,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+validate156.errors = vErrors; validate156.errorCount = errors;
+return errors === 0;
+}
+validate156.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate155.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate156.errors.slice(0, 1000); else for (const e of validate156.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate156.errorCount ?? validate156.errors.length;
+}
+validate155.errors = vErrors; validate155.errorCount = errors;
+return errors === 0;
+}
+validate155.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreIssuedToken = validate158;
+const schema224 = {"$ref":"urn:provcert:contract#/$defs/CoreIssuedToken"};
+const schema225 = {"type":"object","description":"provcert's definition. A token the core issued, shown only in this answer: a JWT (header alg EdDSA and the\nkid of the core key that signed it) with claims iss `provcert-serve`, aud `provcert-core`, sub (the provider\nslug, the account id or `operator`), role, iat, exp and jti. Verify it with /api/v1/.well-known/jwks.json.\n","required":["token","jti","role","sub","kid","expiresAt","note"],"properties":{"token":{"type":"string","pattern":"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},"jti":{"type":"string"},"role":{"type":"string","enum":["provider","account","admin"]},"sub":{"type":"string"},"kid":{"type":"string"},"expiresAt":{"type":"string","format":"date-time"},"note":{"type":"string"}}};
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate158.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.token === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema225.required,parentSchema:schema225,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.jti === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "jti"},message:"must have required property '"+"jti"+"'",schema:schema225.required,parentSchema:schema225,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.role === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema225.required,parentSchema:schema225,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.sub === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "sub"},message:"must have required property '"+"sub"+"'",schema:schema225.required,parentSchema:schema225,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.kid === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "kid"},message:"must have required property '"+"kid"+"'",schema:schema225.required,parentSchema:schema225,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.expiresAt === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "expiresAt"},message:"must have required property '"+"expiresAt"+"'",schema:schema225.required,parentSchema:schema225,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.note === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema225.required,parentSchema:schema225,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data.token !== undefined){
+let data0 = data.token;
+if(typeof data0 === "string"){
+if(!pattern13.test(data0)){
+const err7 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$",parentSchema:schema225.properties.token,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.token.type,parentSchema:schema225.properties.token,data:data0};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.jti !== undefined){
+let data1 = data.jti;
+if(typeof data1 !== "string"){
+const err9 = {instancePath:instancePath+"/jti",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/jti/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.jti.type,parentSchema:schema225.properties.jti,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data2 = data.role;
+if(typeof data2 !== "string"){
+const err10 = {instancePath:instancePath+"/role",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.role.type,parentSchema:schema225.properties.role,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+if(!(((data2 === "provider") || (data2 === "account")) || (data2 === "admin"))){
+const err11 = {instancePath:instancePath+"/role",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/role/enum",keyword:"enum",params:{allowedValues: schema225.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema225.properties.role.enum,parentSchema:schema225.properties.role,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.sub !== undefined){
+let data3 = data.sub;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/sub",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/sub/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.sub.type,parentSchema:schema225.properties.sub,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.kid !== undefined){
+let data4 = data.kid;
+if(typeof data4 !== "string"){
+const err13 = {instancePath:instancePath+"/kid",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/kid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.kid.type,parentSchema:schema225.properties.kid,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.expiresAt !== undefined){
+let data5 = data.expiresAt;
+if(typeof data5 === "string"){
+if(!(formats14.validate(data5))){
+const err14 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/expiresAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema225.properties.expiresAt,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -13857,10 +13355,8 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-if(data1.verdict !== undefined){
-let data5 = data1.verdict;
-if(typeof data5 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data5};
+else {
+const err15 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/expiresAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.expiresAt.type,parentSchema:schema225.properties.expiresAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -13869,8 +13365,11 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data5};
+}
+if(data.note !== undefined){
+let data6 = data.note;
+if(typeof data6 !== "string"){
+const err16 = {instancePath:instancePath+"/note",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.note.type,parentSchema:schema225.properties.note,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -13880,10 +13379,9 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 }
-if(data1.configVersion !== undefined){
-let data6 = data1.configVersion;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data6};
+}
+else {
+const err17 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema225.type,parentSchema:schema225,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -13892,337 +13390,14 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 1 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data6};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-if(data1.summary !== undefined){
-let data7 = data1.summary;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.pass === undefined){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-if(data7.fail === undefined){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-if(data7.skip === undefined){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-if(data7.error === undefined){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-if(data7.pass !== undefined){
-let data8 = data7.pass;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data8};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 0 || isNaN(data8)){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data8};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data7.fail !== undefined){
-let data9 = data7.fail;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data9};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 < 0 || isNaN(data9)){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data9};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-if(data7.skip !== undefined){
-let data10 = data7.skip;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data10};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err27);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 < 0 || isNaN(data10)){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data10};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data7.error !== undefined){
-let data11 = data7.error;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data11};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data11};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-if(data7.untested !== undefined){
-let data12 = data7.untested;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data12};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err31);
-}
-errors++;
-}
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 < 0 || isNaN(data12)){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data12};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data7};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data1.durationMs !== undefined){
-let data13 = data1.durationMs;
-if((typeof data13 == "number") && (isFinite(data13))){
-if(data13 < 0 || isNaN(data13)){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data13};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err34);
-}
-errors++;
-}
-}
-else {
-const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data13};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data1.valid !== undefined){
-let data14 = data1.valid;
-if(typeof data14 !== "boolean"){
-const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data14};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data1.invalidReason !== undefined){
-let data15 = data1.invalidReason;
-if(typeof data15 !== "string"){
-const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data15};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data:data1};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema223.properties.data.type,parentSchema:schema223.properties.data,data:data0};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data16 = data.total;
-if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
-const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema223.properties.total.type,parentSchema:schema223.properties.total,data:data16};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err40);
-}
-errors++;
-}
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 < 0 || isNaN(data16)){
-const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema223.properties.total,data:data16};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema223.type,parentSchema:schema223,data};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err42);
-}
-errors++;
-}
 validate158.errors = vErrors; validate158.errorCount = errors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"token":true,"jti":true,"role":true,"sub":true,"kid":true,"expiresAt":true,"note":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate157.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate158.errors.slice(0, 1000); else for (const e of validate158.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate158.errorCount ?? validate158.errors.length;
-}
-validate157.errors = vErrors; validate157.errorCount = errors;
-return errors === 0;
-}
-validate157.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreSubmitReviewResult = validate160;
-const schema225 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
-const schema226 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+export const schema_CoreAccountCreated = validate159;
+const schema226 = {"$ref":"urn:provcert:contract#/$defs/CoreAccountCreated"};
+const schema227 = {"type":"object","description":"provcert's definition. The answer of POST /api/v1/admin/accounts.","required":["account","token"],"properties":{"account":{"$ref":"urn:provcert:contract#/$defs/CoreAccount"},"token":{"$ref":"urn:provcert:contract#/$defs/CoreIssuedToken"}}};
 
 function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -14235,8 +13410,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema226.required,parentSchema:schema226,data};
+if(data.account === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "account"},message:"must have required property '"+"account"+"'",schema:schema227.required,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -14245,8 +13420,8 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-if(data.reviewStatus === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema226.required,parentSchema:schema226,data};
+if(data.token === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema227.required,parentSchema:schema227,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -14255,464 +13430,11 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-if(data.submittedAt === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema226.required,parentSchema:schema226,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.certificationId === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema226.required,parentSchema:schema226,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.slug !== undefined){
-let data0 = data.slug;
-if(typeof data0 !== "string"){
-const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.slug.type,parentSchema:schema226.properties.slug,data:data0};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.reviewStatus !== undefined){
-let data1 = data.reviewStatus;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.reviewStatus.type,parentSchema:schema226.properties.reviewStatus,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(!(data1 === "PENDING_APPROVAL")){
-const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema226.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema226.properties.reviewStatus.enum,parentSchema:schema226.properties.reviewStatus,data:data1};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.submittedAt !== undefined){
-let data2 = data.submittedAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema226.properties.submittedAt,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.submittedAt.type,parentSchema:schema226.properties.submittedAt,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.certificationId !== undefined){
-let data3 = data.certificationId;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema226.properties.certificationId.type,parentSchema:schema226.properties.certificationId,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema226.type,parentSchema:schema226,data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-validate160.errors = vErrors; validate160.errorCount = errors;
-return errors === 0;
-}
-validate160.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreEvent = validate161;
-const schema227 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
-const schema228 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
-
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate161.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema228.required,parentSchema:schema228,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.receivedAt === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema228.required,parentSchema:schema228,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema228.required,parentSchema:schema228,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err2);
-}
-errors++;
-}
-if(data.verified === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema228.required,parentSchema:schema228,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err3);
-}
-errors++;
-}
-if(data.duplicate === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema228.required,parentSchema:schema228,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-if(data.answeredStatus === undefined){
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema228.required,parentSchema:schema228,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err5);
-}
-errors++;
-}
-if(data.seq !== undefined){
-let data0 = data.seq;
-if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.seq.type,parentSchema:schema228.properties.seq,data:data0};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.receivedAt !== undefined){
-let data1 = data.receivedAt;
-if(typeof data1 === "string"){
-if(!(formats14.validate(data1))){
-const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema228.properties.receivedAt,data:data1};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.receivedAt.type,parentSchema:schema228.properties.receivedAt,data:data1};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.slug !== undefined){
-let data2 = data.slug;
-if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.slug.type,parentSchema:schema228.properties.slug,data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.legacyRoute !== undefined){
-let data3 = data.legacyRoute;
-if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.legacyRoute.type,parentSchema:schema228.properties.legacyRoute,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.eventId !== undefined){
-let data4 = data.eventId;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventId.type,parentSchema:schema228.properties.eventId,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.eventType !== undefined){
-let data5 = data.eventType;
-if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventType.type,parentSchema:schema228.properties.eventType,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.actionId !== undefined){
-let data6 = data.actionId;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.actionId.type,parentSchema:schema228.properties.actionId,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.newStatus !== undefined){
-let data7 = data.newStatus;
-if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.newStatus.type,parentSchema:schema228.properties.newStatus,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.verified !== undefined){
-let data8 = data.verified;
-if(typeof data8 !== "boolean"){
-const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.verified.type,parentSchema:schema228.properties.verified,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.verifiedWith !== undefined){
-let data9 = data.verifiedWith;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.verifiedWith.type,parentSchema:schema228.properties.verifiedWith,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-if(!(data9 === "previous")){
-const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema228.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema228.properties.verifiedWith.enum,parentSchema:schema228.properties.verifiedWith,data:data9};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.duplicate !== undefined){
-let data10 = data.duplicate;
-if(typeof data10 !== "boolean"){
-const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.duplicate.type,parentSchema:schema228.properties.duplicate,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.answeredStatus !== undefined){
-let data11 = data.answeredStatus;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.answeredStatus.type,parentSchema:schema228.properties.answeredStatus,data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.signatureHeader !== undefined){
-let data12 = data.signatureHeader;
-if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.signatureHeader.type,parentSchema:schema228.properties.signatureHeader,data:data12};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.problem !== undefined){
-let data13 = data.problem;
-if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.problem.type,parentSchema:schema228.properties.problem,data:data13};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data.restored !== undefined){
-let data14 = data.restored;
-if(typeof data14 !== "boolean"){
-const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.restored.type,parentSchema:schema228.properties.restored,data:data14};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema228.type,parentSchema:schema228,data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err23);
-}
-errors++;
-}
-validate161.errors = vErrors; validate161.errorCount = errors;
-return errors === 0;
-}
-validate161.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
-
-export const schema_CoreStoredEvent = validate162;
-const schema229 = {"$ref":"urn:provcert:contract#/$defs/CoreStoredEvent"};
-const schema230 = {"type":"object","description":"provcert's definition. One accepted event as the core stored it, with the bytes it received (masked).","required":["event","rawBody"],"properties":{"event":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"},"rawBody":{"type":"string","description":"The request body as received, with the secrets the server knows masked."}}};
-
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate163.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.event === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema230.required,parentSchema:schema230,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err0);
-}
-errors++;
-}
-if(data.rawBody === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rawBody"},message:"must have required property '"+"rawBody"+"'",schema:schema230.required,parentSchema:schema230,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err1);
-}
-errors++;
-}
-if(data.event !== undefined){
-let data0 = data.event;
+if(data.account !== undefined){
+let data0 = data.account;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.seq === undefined){
-const err2 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(data0.id === undefined){
+const err2 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema220.required,parentSchema:schema220,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -14721,8 +13443,8 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-if(data0.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(data0.name === undefined){
+const err3 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema220.required,parentSchema:schema220,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -14731,8 +13453,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 }
 errors++;
 }
-if(data0.slug === undefined){
-const err4 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(data0.createdAt === undefined){
+const err4 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema220.required,parentSchema:schema220,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -14741,8 +13463,11 @@ if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
-if(data0.verified === undefined){
-const err5 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+if(data0.id !== undefined){
+let data1 = data0.id;
+if(typeof data1 === "string"){
+if(!pattern15.test(data1)){
+const err5 = {instancePath:instancePath+"/account/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/pattern",keyword:"pattern",params:{pattern: "^acct-[0-9a-f]{12}$"},message:"must match pattern \""+"^acct-[0-9a-f]{12}$"+"\"",schema:"^acct-[0-9a-f]{12}$",parentSchema:schema220.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -14751,8 +13476,9 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-if(data0.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+}
+else {
+const err6 = {instancePath:instancePath+"/account/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.id.type,parentSchema:schema220.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -14761,8 +13487,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
-if(data0.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema228.required,parentSchema:schema228,data:data0};
+}
+if(data0.name !== undefined){
+let data2 = data0.name;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/account/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.name.type,parentSchema:schema220.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -14771,10 +13500,12 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(data0.seq !== undefined){
-let data1 = data0.seq;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err8 = {instancePath:instancePath+"/event/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.seq.type,parentSchema:schema228.properties.seq,data:data1};
+}
+if(data0.createdAt !== undefined){
+let data3 = data0.createdAt;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err8 = {instancePath:instancePath+"/account/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema220.properties.createdAt,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -14784,11 +13515,8 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data0.receivedAt !== undefined){
-let data2 = data0.receivedAt;
-if(typeof data2 === "string"){
-if(!(formats14.validate(data2))){
-const err9 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema228.properties.receivedAt,data:data2};
+else {
+const err9 = {instancePath:instancePath+"/account/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.createdAt.type,parentSchema:schema220.properties.createdAt,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -14798,8 +13526,9 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
+}
 else {
-const err10 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.receivedAt.type,parentSchema:schema228.properties.receivedAt,data:data2};
+const err10 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.type,parentSchema:schema220,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -14809,10 +13538,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data0.slug !== undefined){
-let data3 = data0.slug;
-if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/event/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.slug.type,parentSchema:schema228.properties.slug,data:data3};
+if(data.token !== undefined){
+let data4 = data.token;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.token === undefined){
+const err11 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "token"},message:"must have required property '"+"token"+"'",schema:schema225.required,parentSchema:schema225,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -14821,11 +13551,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data0.legacyRoute !== undefined){
-let data4 = data0.legacyRoute;
-if(typeof data4 !== "boolean"){
-const err12 = {instancePath:instancePath+"/event/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.legacyRoute.type,parentSchema:schema228.properties.legacyRoute,data:data4};
+if(data4.jti === undefined){
+const err12 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "jti"},message:"must have required property '"+"jti"+"'",schema:schema225.required,parentSchema:schema225,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -14834,11 +13561,8 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data0.eventId !== undefined){
-let data5 = data0.eventId;
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/event/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventId.type,parentSchema:schema228.properties.eventId,data:data5};
+if(data4.role === undefined){
+const err13 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema225.required,parentSchema:schema225,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -14847,11 +13571,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data0.eventType !== undefined){
-let data6 = data0.eventType;
-if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/event/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventType.type,parentSchema:schema228.properties.eventType,data:data6};
+if(data4.sub === undefined){
+const err14 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "sub"},message:"must have required property '"+"sub"+"'",schema:schema225.required,parentSchema:schema225,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -14860,11 +13581,8 @@ if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
-}
-if(data0.actionId !== undefined){
-let data7 = data0.actionId;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/event/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.actionId.type,parentSchema:schema228.properties.actionId,data:data7};
+if(data4.kid === undefined){
+const err15 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "kid"},message:"must have required property '"+"kid"+"'",schema:schema225.required,parentSchema:schema225,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -14873,11 +13591,8 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data0.newStatus !== undefined){
-let data8 = data0.newStatus;
-if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/event/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.newStatus.type,parentSchema:schema228.properties.newStatus,data:data8};
+if(data4.expiresAt === undefined){
+const err16 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "expiresAt"},message:"must have required property '"+"expiresAt"+"'",schema:schema225.required,parentSchema:schema225,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -14886,11 +13601,8 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data0.verified !== undefined){
-let data9 = data0.verified;
-if(typeof data9 !== "boolean"){
-const err17 = {instancePath:instancePath+"/event/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.verified.type,parentSchema:schema228.properties.verified,data:data9};
+if(data4.note === undefined){
+const err17 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/required",keyword:"required",params:{missingProperty: "note"},message:"must have required property '"+"note"+"'",schema:schema225.required,parentSchema:schema225,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -14899,11 +13611,11 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data0.verifiedWith !== undefined){
-let data10 = data0.verifiedWith;
-if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.verifiedWith.type,parentSchema:schema228.properties.verifiedWith,data:data10};
+if(data4.token !== undefined){
+let data5 = data4.token;
+if(typeof data5 === "string"){
+if(!pattern13.test(data5)){
+const err18 = {instancePath:instancePath+"/token/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/token/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"},message:"must match pattern \""+"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$"+"\"",schema:"^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$",parentSchema:schema225.properties.token,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -14912,8 +13624,9 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-if(!(data10 === "previous")){
-const err19 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema228.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema228.properties.verifiedWith.enum,parentSchema:schema228.properties.verifiedWith,data:data10};
+}
+else {
+const err19 = {instancePath:instancePath+"/token/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/token/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.token.type,parentSchema:schema225.properties.token,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -14923,10 +13636,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-if(data0.duplicate !== undefined){
-let data11 = data0.duplicate;
-if(typeof data11 !== "boolean"){
-const err20 = {instancePath:instancePath+"/event/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.duplicate.type,parentSchema:schema228.properties.duplicate,data:data11};
+if(data4.jti !== undefined){
+let data6 = data4.jti;
+if(typeof data6 !== "string"){
+const err20 = {instancePath:instancePath+"/token/jti",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/jti/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.jti.type,parentSchema:schema225.properties.jti,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -14936,10 +13649,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data0.answeredStatus !== undefined){
-let data12 = data0.answeredStatus;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err21 = {instancePath:instancePath+"/event/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.answeredStatus.type,parentSchema:schema228.properties.answeredStatus,data:data12};
+if(data4.role !== undefined){
+let data7 = data4.role;
+if(typeof data7 !== "string"){
+const err21 = {instancePath:instancePath+"/token/role",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.role.type,parentSchema:schema225.properties.role,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -14948,11 +13661,8 @@ if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data0.signatureHeader !== undefined){
-let data13 = data0.signatureHeader;
-if(typeof data13 !== "string"){
-const err22 = {instancePath:instancePath+"/event/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.signatureHeader.type,parentSchema:schema228.properties.signatureHeader,data:data13};
+if(!(((data7 === "provider") || (data7 === "account")) || (data7 === "admin"))){
+const err22 = {instancePath:instancePath+"/token/role",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/role/enum",keyword:"enum",params:{allowedValues: schema225.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema225.properties.role.enum,parentSchema:schema225.properties.role,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -14962,10 +13672,10 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 }
-if(data0.problem !== undefined){
-let data14 = data0.problem;
-if(typeof data14 !== "string"){
-const err23 = {instancePath:instancePath+"/event/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.problem.type,parentSchema:schema228.properties.problem,data:data14};
+if(data4.sub !== undefined){
+let data8 = data4.sub;
+if(typeof data8 !== "string"){
+const err23 = {instancePath:instancePath+"/token/sub",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/sub/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.sub.type,parentSchema:schema225.properties.sub,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -14975,10 +13685,10 @@ if (vErrors.length < 1000) vErrors.push(err23);
 errors++;
 }
 }
-if(data0.restored !== undefined){
-let data15 = data0.restored;
-if(typeof data15 !== "boolean"){
-const err24 = {instancePath:instancePath+"/event/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.restored.type,parentSchema:schema228.properties.restored,data:data15};
+if(data4.kid !== undefined){
+let data9 = data4.kid;
+if(typeof data9 !== "string"){
+const err24 = {instancePath:instancePath+"/token/kid",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/kid/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.kid.type,parentSchema:schema225.properties.kid,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -14988,9 +13698,11 @@ if (vErrors.length < 1000) vErrors.push(err24);
 errors++;
 }
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema228.type,parentSchema:schema228,data:data0};
+if(data4.expiresAt !== undefined){
+let data10 = data4.expiresAt;
+if(typeof data10 === "string"){
+if(!(formats14.validate(data10))){
+const err25 = {instancePath:instancePath+"/token/expiresAt",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/expiresAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema225.properties.expiresAt,data:data10};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -15000,10 +13712,8 @@ if (vErrors.length < 1000) vErrors.push(err25);
 errors++;
 }
 }
-if(data.rawBody !== undefined){
-let data16 = data.rawBody;
-if(typeof data16 !== "string"){
-const err26 = {instancePath:instancePath+"/rawBody",schemaPath:"#/properties/rawBody/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema230.properties.rawBody.type,parentSchema:schema230.properties.rawBody,data:data16};
+else {
+const err26 = {instancePath:instancePath+"/token/expiresAt",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/expiresAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.expiresAt.type,parentSchema:schema225.properties.expiresAt,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -15013,9 +13723,10 @@ if (vErrors.length < 1000) vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema230.type,parentSchema:schema230,data};
+if(data4.note !== undefined){
+let data11 = data4.note;
+if(typeof data11 !== "string"){
+const err27 = {instancePath:instancePath+"/token/note",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/properties/note/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema225.properties.note.type,parentSchema:schema225.properties.note,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15024,11 +13735,57 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
-validate163.errors = vErrors; validate163.errorCount = errors;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/token",schemaPath:"urn:provcert:contract#/$defs/CoreIssuedToken/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema225.type,parentSchema:schema225,data:data4};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema227.type,parentSchema:schema227,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+validate160.errors = vErrors; validate160.errorCount = errors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
+validate160.evaluated = {"props":{"account":true,"token":true},"dynamicProps":false,"dynamicItems":false};
 
+
+function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate159.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate160(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate160.errors.slice(0, 1000); else for (const e of validate160.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate160.errorCount ?? validate160.errors.length;
+}
+validate159.errors = vErrors; validate159.errorCount = errors;
+return errors === 0;
+}
+validate159.evaluated = {"props":{"account":true,"token":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreTokenRecord = validate162;
+const schema230 = {"$ref":"urn:provcert:contract#/$defs/CoreTokenRecord"};
+const schema231 = {"type":"object","description":"provcert's definition. What the core keeps of an issued token (never the token itself in clear).","required":["jti","role","sub","issuedAt","expiresAt"],"properties":{"jti":{"type":"string"},"role":{"type":"string","enum":["provider","account","admin"]},"sub":{"type":"string"},"issuedAt":{"type":"string","format":"date-time"},"expiresAt":{"type":"string","format":"date-time"},"revokedAt":{"type":"string","format":"date-time"}}};
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15040,22 +13797,205 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate163(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate163.errors.slice(0, 1000); else for (const e of validate163.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate163.errorCount ?? validate163.errors.length;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.jti === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/required",keyword:"required",params:{missingProperty: "jti"},message:"must have required property '"+"jti"+"'",schema:schema231.required,parentSchema:schema231,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.role === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema231.required,parentSchema:schema231,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.sub === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/required",keyword:"required",params:{missingProperty: "sub"},message:"must have required property '"+"sub"+"'",schema:schema231.required,parentSchema:schema231,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.issuedAt === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/required",keyword:"required",params:{missingProperty: "issuedAt"},message:"must have required property '"+"issuedAt"+"'",schema:schema231.required,parentSchema:schema231,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.expiresAt === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/required",keyword:"required",params:{missingProperty: "expiresAt"},message:"must have required property '"+"expiresAt"+"'",schema:schema231.required,parentSchema:schema231,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.jti !== undefined){
+let data0 = data.jti;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/jti",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/jti/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema231.properties.jti.type,parentSchema:schema231.properties.jti,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data1 = data.role;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/role",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema231.properties.role.type,parentSchema:schema231.properties.role,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data1 === "provider") || (data1 === "account")) || (data1 === "admin"))){
+const err7 = {instancePath:instancePath+"/role",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/role/enum",keyword:"enum",params:{allowedValues: schema231.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema231.properties.role.enum,parentSchema:schema231.properties.role,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.sub !== undefined){
+let data2 = data.sub;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/sub",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/sub/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema231.properties.sub.type,parentSchema:schema231.properties.sub,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.issuedAt !== undefined){
+let data3 = data.issuedAt;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err9 = {instancePath:instancePath+"/issuedAt",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/issuedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema231.properties.issuedAt,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/issuedAt",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/issuedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema231.properties.issuedAt.type,parentSchema:schema231.properties.issuedAt,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.expiresAt !== undefined){
+let data4 = data.expiresAt;
+if(typeof data4 === "string"){
+if(!(formats14.validate(data4))){
+const err11 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/expiresAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema231.properties.expiresAt,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/expiresAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema231.properties.expiresAt.type,parentSchema:schema231.properties.expiresAt,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.revokedAt !== undefined){
+let data5 = data.revokedAt;
+if(typeof data5 === "string"){
+if(!(formats14.validate(data5))){
+const err13 = {instancePath:instancePath+"/revokedAt",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/revokedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema231.properties.revokedAt,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/revokedAt",schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/properties/revokedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema231.properties.revokedAt.type,parentSchema:schema231.properties.revokedAt,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTokenRecord/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema231.type,parentSchema:schema231,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
 }
 validate162.errors = vErrors; validate162.errorCount = errors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":{"jti":true,"role":true,"sub":true,"issuedAt":true,"expiresAt":true,"revokedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreEventList = validate165;
-const schema232 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
-const schema233 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+export const schema_CoreAccountProviderList = validate163;
+const schema232 = {"$ref":"urn:provcert:contract#/$defs/CoreAccountProviderList"};
+const schema233 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/account/providers.","required":["data","total"],"properties":{"account":{"$ref":"urn:provcert:contract#/$defs/CoreAccount"},"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0}}};
 
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate166.evaluated;
+const evaluated0 = validate164.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15083,6 +14023,2648 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
+if(data.account !== undefined){
+let data0 = data.account;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.id === undefined){
+const err2 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema220.required,parentSchema:schema220,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data0.name === undefined){
+const err3 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema220.required,parentSchema:schema220,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data0.createdAt === undefined){
+const err4 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema220.required,parentSchema:schema220,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data0.id !== undefined){
+let data1 = data0.id;
+if(typeof data1 === "string"){
+if(!pattern15.test(data1)){
+const err5 = {instancePath:instancePath+"/account/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/pattern",keyword:"pattern",params:{pattern: "^acct-[0-9a-f]{12}$"},message:"must match pattern \""+"^acct-[0-9a-f]{12}$"+"\"",schema:"^acct-[0-9a-f]{12}$",parentSchema:schema220.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/account/id",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.id.type,parentSchema:schema220.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+let data2 = data0.name;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/account/name",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.name.type,parentSchema:schema220.properties.name,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.createdAt !== undefined){
+let data3 = data0.createdAt;
+if(typeof data3 === "string"){
+if(!(formats14.validate(data3))){
+const err8 = {instancePath:instancePath+"/account/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema220.properties.createdAt,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/account/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema220.properties.createdAt.type,parentSchema:schema220.properties.createdAt,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/account",schemaPath:"urn:provcert:contract#/$defs/CoreAccount/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema220.type,parentSchema:schema220,data:data0};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+let data4 = data.data;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+if(!(validate148(data4[i0], {instancePath:instancePath+"/data/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate148.errors.slice(0, 1000); else for (const e of validate148.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate148.errorCount ?? validate148.errors.length;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema233.properties.data.type,parentSchema:schema233.properties.data,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data6 = data.total;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err12 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema233.properties.total.type,parentSchema:schema233.properties.total,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err13 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema233.properties.total,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema233.type,parentSchema:schema233,data};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+validate164.errors = vErrors; validate164.errorCount = errors;
+return errors === 0;
+}
+validate164.evaluated = {"props":{"account":true,"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate163.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate164.errors.slice(0, 1000); else for (const e of validate164.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate164.errorCount ?? validate164.errors.length;
+}
+validate163.errors = vErrors; validate163.errorCount = errors;
+return errors === 0;
+}
+validate163.evaluated = {"props":{"account":true,"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertificationSummary = validate167;
+const schema235 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"};
+const schema236 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One stored certification, without its report.","required":["id","slug","createdAt","verdict","configVersion","summary","durationMs","valid"],"properties":{"id":{"type":"string","description":"Time-ordered id (sorts by creation time).","pattern":"^[a-z0-9-]+$","examples":["lq2x8k0a00-5f1d2e3c"]},"slug":{"type":"string"},"createdAt":{"type":"string","format":"date-time"},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"configVersion":{"type":"integer","minimum":1,"description":"The provider's configVersion the certification ran on."},"summary":{"type":"object","description":"Number of checks by status.","required":["pass","fail","skip","error"],"properties":{"pass":{"type":"integer","minimum":0},"fail":{"type":"integer","minimum":0},"skip":{"type":"integer","minimum":0},"error":{"type":"integer","minimum":0},"untested":{"type":"integer","minimum":0}}},"durationMs":{"type":"number","minimum":0},"valid":{"type":"boolean","description":"Whether it still counts for submit-review."},"invalidReason":{"type":"string","description":"Why it no longer counts (\"invalidated by reopen\", \"the configuration changed after it\")."}}};
+const pattern21 = new RegExp("^[a-z0-9-]+$", "u");
+
+function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate167.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.verdict === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.configVersion === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.summary === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.durationMs === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data.valid === undefined){
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern21.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema236.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.id.type,parentSchema:schema236.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.slug.type,parentSchema:schema236.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema236.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.createdAt.type,parentSchema:schema236.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.verdict.type,parentSchema:schema236.properties.verdict,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema236.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema236.properties.verdict.enum,parentSchema:schema236.properties.verdict,data:data3};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.configVersion.type,parentSchema:schema236.properties.configVersion,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema236.properties.configVersion,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.pass === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+if(data5.fail === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+if(data5.skip === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+if(data5.error === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.pass.type,parentSchema:schema236.properties.summary.properties.pass,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.pass,data:data6};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.fail.type,parentSchema:schema236.properties.summary.properties.fail,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.fail,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.skip.type,parentSchema:schema236.properties.summary.properties.skip,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.skip,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.error.type,parentSchema:schema236.properties.summary.properties.error,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.error,data:data9};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data5.untested !== undefined){
+let data10 = data5.untested;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.untested.type,parentSchema:schema236.properties.summary.properties.untested,data:data10};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.untested,data:data10};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.properties.summary.type,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.durationMs !== undefined){
+let data11 = data.durationMs;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.durationMs,data:data11};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema236.properties.durationMs.type,parentSchema:schema236.properties.durationMs,data:data11};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.valid !== undefined){
+let data12 = data.valid;
+if(typeof data12 !== "boolean"){
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema236.properties.valid.type,parentSchema:schema236.properties.valid,data:data12};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.invalidReason !== undefined){
+let data13 = data.invalidReason;
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.invalidReason.type,parentSchema:schema236.properties.invalidReason,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.type,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+validate167.errors = vErrors; validate167.errorCount = errors;
+return errors === 0;
+}
+validate167.evaluated = {"props":{"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertification = validate168;
+const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreCertification"};
+const schema238 = {"description":"provcert's definition; the contract does not show this shape. A stored certification record: the\nsummary fields plus the full run report (answer of POST …/certify and of\nGET /api/v1/providers/{slug}/certifications/{id}).\n","allOf":[{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"},{"type":"object","required":["report"],"properties":{"report":{"type":"object","description":"The run report of the certification, the same document `provcert run --json` writes. Its schema\nis spec/report.schema.json (reportVersion 1); it is not repeated here.\n","required":["reportVersion","verdict","checks"],"properties":{"reportVersion":{"const":1},"verdict":{"type":"string","enum":["PASS","FAIL","INTERRUPTED","INCOMPLETE","PARTIAL"]},"checks":{"type":"array"}}}}}]};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate169.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.createdAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.verdict === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.configVersion === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.summary === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.durationMs === undefined){
+const err6 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data.valid === undefined){
+const err7 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema236.required,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(!pattern21.test(data0)){
+const err8 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema236.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.id.type,parentSchema:schema236.properties.id,data:data0};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 !== "string"){
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.slug.type,parentSchema:schema236.properties.slug,data:data1};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.createdAt !== undefined){
+let data2 = data.createdAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err11 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema236.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.createdAt.type,parentSchema:schema236.properties.createdAt,data:data2};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.verdict !== undefined){
+let data3 = data.verdict;
+if(typeof data3 !== "string"){
+const err13 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.verdict.type,parentSchema:schema236.properties.verdict,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+if(!(((((data3 === "PASS") || (data3 === "FAIL")) || (data3 === "INTERRUPTED")) || (data3 === "INCOMPLETE")) || (data3 === "PARTIAL"))){
+const err14 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema236.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema236.properties.verdict.enum,parentSchema:schema236.properties.verdict,data:data3};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.configVersion !== undefined){
+let data4 = data.configVersion;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err15 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.configVersion.type,parentSchema:schema236.properties.configVersion,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 1 || isNaN(data4)){
+const err16 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema236.properties.configVersion,data:data4};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data.summary !== undefined){
+let data5 = data.summary;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.pass === undefined){
+const err17 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+if(data5.fail === undefined){
+const err18 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+if(data5.skip === undefined){
+const err19 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+if(data5.error === undefined){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(data5.pass !== undefined){
+let data6 = data5.pass;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err21 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.pass.type,parentSchema:schema236.properties.summary.properties.pass,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err22 = {instancePath:instancePath+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.pass,data:data6};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data5.fail !== undefined){
+let data7 = data5.fail;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err23 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.fail.type,parentSchema:schema236.properties.summary.properties.fail,data:data7};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err24 = {instancePath:instancePath+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.fail,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data5.skip !== undefined){
+let data8 = data5.skip;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err25 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.skip.type,parentSchema:schema236.properties.summary.properties.skip,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err26 = {instancePath:instancePath+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.skip,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data5.error !== undefined){
+let data9 = data5.error;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err27 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.error.type,parentSchema:schema236.properties.summary.properties.error,data:data9};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err28 = {instancePath:instancePath+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.error,data:data9};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data5.untested !== undefined){
+let data10 = data5.untested;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err29 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.untested.type,parentSchema:schema236.properties.summary.properties.untested,data:data10};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err30 = {instancePath:instancePath+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.untested,data:data10};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.properties.summary.type,parentSchema:schema236.properties.summary,data:data5};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.durationMs !== undefined){
+let data11 = data.durationMs;
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err32 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.durationMs,data:data11};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema236.properties.durationMs.type,parentSchema:schema236.properties.durationMs,data:data11};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data.valid !== undefined){
+let data12 = data.valid;
+if(typeof data12 !== "boolean"){
+const err34 = {instancePath:instancePath+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema236.properties.valid.type,parentSchema:schema236.properties.valid,data:data12};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.invalidReason !== undefined){
+let data13 = data.invalidReason;
+if(typeof data13 !== "string"){
+const err35 = {instancePath:instancePath+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.invalidReason.type,parentSchema:schema236.properties.invalidReason,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.type,parentSchema:schema236,data};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.report === undefined){
+const err37 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "report"},message:"must have required property '"+"report"+"'",schema:schema238.allOf[1].required,parentSchema:schema238.allOf[1],data};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+if(data.report !== undefined){
+let data14 = data.report;
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+if(data14.reportVersion === undefined){
+const err38 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "reportVersion"},message:"must have required property '"+"reportVersion"+"'",schema:schema238.allOf[1].properties.report.required,parentSchema:schema238.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+if(data14.verdict === undefined){
+const err39 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema238.allOf[1].properties.report.required,parentSchema:schema238.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err39);
+}
+errors++;
+}
+if(data14.checks === undefined){
+const err40 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/required",keyword:"required",params:{missingProperty: "checks"},message:"must have required property '"+"checks"+"'",schema:schema238.allOf[1].properties.report.required,parentSchema:schema238.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+if(data14.reportVersion !== undefined){
+let data15 = data14.reportVersion;
+if(1 !== data15){
+const err41 = {instancePath:instancePath+"/report/reportVersion",schemaPath:"#/allOf/1/properties/report/properties/reportVersion/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema238.allOf[1].properties.report.properties.reportVersion,data:data15};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data14.verdict !== undefined){
+let data16 = data14.verdict;
+if(typeof data16 !== "string"){
+const err42 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema238.allOf[1].properties.report.properties.verdict.type,parentSchema:schema238.allOf[1].properties.report.properties.verdict,data:data16};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
+}
+errors++;
+}
+if(!(((((data16 === "PASS") || (data16 === "FAIL")) || (data16 === "INTERRUPTED")) || (data16 === "INCOMPLETE")) || (data16 === "PARTIAL"))){
+const err43 = {instancePath:instancePath+"/report/verdict",schemaPath:"#/allOf/1/properties/report/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema238.allOf[1].properties.report.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema238.allOf[1].properties.report.properties.verdict.enum,parentSchema:schema238.allOf[1].properties.report.properties.verdict,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data14.checks !== undefined){
+let data17 = data14.checks;
+if(!(Array.isArray(data17))){
+const err44 = {instancePath:instancePath+"/report/checks",schemaPath:"#/allOf/1/properties/report/properties/checks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema238.allOf[1].properties.report.properties.checks.type,parentSchema:schema238.allOf[1].properties.report.properties.checks,data:data17};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/report",schemaPath:"#/allOf/1/properties/report/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.allOf[1].properties.report.type,parentSchema:schema238.allOf[1].properties.report,data:data14};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema238.allOf[1].type,parentSchema:schema238.allOf[1],data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
+validate169.errors = vErrors; validate169.errorCount = errors;
+return errors === 0;
+}
+validate169.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate168.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate169(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate169.errors.slice(0, 1000); else for (const e of validate169.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate169.errorCount ?? validate169.errors.length;
+}
+validate168.errors = vErrors; validate168.errorCount = errors;
+return errors === 0;
+}
+validate168.evaluated = {"props":{"report":true,"id":true,"slug":true,"createdAt":true,"verdict":true,"configVersion":true,"summary":true,"durationMs":true,"valid":true,"invalidReason":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreCertificationList = validate171;
+const schema240 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationList"};
+const schema241 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/certifications: the provider's certifications, newest first.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"total":{"type":"integer","minimum":0}}};
+
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate172.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema241.required,parentSchema:schema241,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema241.required,parentSchema:schema241,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.data !== undefined){
+let data0 = data.data;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id === undefined){
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data1.slug === undefined){
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data1.createdAt === undefined){
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data1.verdict === undefined){
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data1.configVersion === undefined){
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data1.summary === undefined){
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data1.durationMs === undefined){
+const err8 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+if(data1.valid === undefined){
+const err9 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema236.required,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 === "string"){
+if(!pattern21.test(data2)){
+const err10 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema236.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.id.type,parentSchema:schema236.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.slug !== undefined){
+let data3 = data1.slug;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.slug.type,parentSchema:schema236.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data1.createdAt !== undefined){
+let data4 = data1.createdAt;
+if(typeof data4 === "string"){
+if(!(formats14.validate(data4))){
+const err13 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema236.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/data/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.createdAt.type,parentSchema:schema236.properties.createdAt,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data1.verdict !== undefined){
+let data5 = data1.verdict;
+if(typeof data5 !== "string"){
+const err15 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.verdict.type,parentSchema:schema236.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((data5 === "PASS") || (data5 === "FAIL")) || (data5 === "INTERRUPTED")) || (data5 === "INCOMPLETE")) || (data5 === "PARTIAL"))){
+const err16 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema236.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema236.properties.verdict.enum,parentSchema:schema236.properties.verdict,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data1.configVersion !== undefined){
+let data6 = data1.configVersion;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err17 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.configVersion.type,parentSchema:schema236.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 1 || isNaN(data6)){
+const err18 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema236.properties.configVersion,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data1.summary !== undefined){
+let data7 = data1.summary;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.pass === undefined){
+const err19 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+if(data7.fail === undefined){
+const err20 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+if(data7.skip === undefined){
+const err21 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+if(data7.error === undefined){
+const err22 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+if(data7.pass !== undefined){
+let data8 = data7.pass;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err23 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.pass.type,parentSchema:schema236.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 < 0 || isNaN(data8)){
+const err24 = {instancePath:instancePath+"/data/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.pass,data:data8};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+if(data7.fail !== undefined){
+let data9 = data7.fail;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err25 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.fail.type,parentSchema:schema236.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err26 = {instancePath:instancePath+"/data/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.fail,data:data9};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+if(data7.skip !== undefined){
+let data10 = data7.skip;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err27 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.skip.type,parentSchema:schema236.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err28 = {instancePath:instancePath+"/data/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.skip,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+if(data7.error !== undefined){
+let data11 = data7.error;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err29 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.error.type,parentSchema:schema236.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err29);
+}
+errors++;
+}
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 < 0 || isNaN(data11)){
+const err30 = {instancePath:instancePath+"/data/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.error,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+if(data7.untested !== undefined){
+let data12 = data7.untested;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err31 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.untested.type,parentSchema:schema236.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err31);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err32 = {instancePath:instancePath+"/data/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.untested,data:data12};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.properties.summary.type,parentSchema:schema236.properties.summary,data:data7};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data1.durationMs !== undefined){
+let data13 = data1.durationMs;
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err34 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/data/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema236.properties.durationMs.type,parentSchema:schema236.properties.durationMs,data:data13};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data1.valid !== undefined){
+let data14 = data1.valid;
+if(typeof data14 !== "boolean"){
+const err36 = {instancePath:instancePath+"/data/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema236.properties.valid.type,parentSchema:schema236.properties.valid,data:data14};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data1.invalidReason !== undefined){
+let data15 = data1.invalidReason;
+if(typeof data15 !== "string"){
+const err37 = {instancePath:instancePath+"/data/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.invalidReason.type,parentSchema:schema236.properties.invalidReason,data:data15};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.type,parentSchema:schema236,data:data1};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema241.properties.data.type,parentSchema:schema241.properties.data,data:data0};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.total !== undefined){
+let data16 = data.total;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+const err40 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema241.properties.total.type,parentSchema:schema241.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+const err41 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema241.properties.total,data:data16};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err42 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema241.type,parentSchema:schema241,data};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err42);
+}
+errors++;
+}
+validate172.errors = vErrors; validate172.errorCount = errors;
+return errors === 0;
+}
+validate172.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate171.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate172(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate172.errors.slice(0, 1000); else for (const e of validate172.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate172.errorCount ?? validate172.errors.length;
+}
+validate171.errors = vErrors; validate171.errorCount = errors;
+return errors === 0;
+}
+validate171.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreSubmitReviewResult = validate174;
+const schema243 = {"$ref":"urn:provcert:contract#/$defs/CoreSubmitReviewResult"};
+const schema244 = {"type":"object","description":"provcert's definition; the contract does not show this shape. The answer of POST /api/v1/providers/{slug}/submit-review.","required":["slug","reviewStatus","submittedAt","certificationId"],"properties":{"slug":{"type":"string"},"reviewStatus":{"type":"string","enum":["PENDING_APPROVAL"]},"submittedAt":{"type":"string","format":"date-time"},"certificationId":{"type":"string","description":"The passing certification the submission rests on."}}};
+
+function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate174.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.slug === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.reviewStatus === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "reviewStatus"},message:"must have required property '"+"reviewStatus"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.submittedAt === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "submittedAt"},message:"must have required property '"+"submittedAt"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.certificationId === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema244.required,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.slug !== undefined){
+let data0 = data.slug;
+if(typeof data0 !== "string"){
+const err4 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.slug.type,parentSchema:schema244.properties.slug,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.reviewStatus !== undefined){
+let data1 = data.reviewStatus;
+if(typeof data1 !== "string"){
+const err5 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.reviewStatus.type,parentSchema:schema244.properties.reviewStatus,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(!(data1 === "PENDING_APPROVAL")){
+const err6 = {instancePath:instancePath+"/reviewStatus",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/reviewStatus/enum",keyword:"enum",params:{allowedValues: schema244.properties.reviewStatus.enum},message:"must be equal to one of the allowed values",schema:schema244.properties.reviewStatus.enum,parentSchema:schema244.properties.reviewStatus,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.submittedAt !== undefined){
+let data2 = data.submittedAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err7 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema244.properties.submittedAt,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/submittedAt",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/submittedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.submittedAt.type,parentSchema:schema244.properties.submittedAt,data:data2};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.certificationId !== undefined){
+let data3 = data.certificationId;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema244.properties.certificationId.type,parentSchema:schema244.properties.certificationId,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreSubmitReviewResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+validate174.errors = vErrors; validate174.errorCount = errors;
+return errors === 0;
+}
+validate174.evaluated = {"props":{"slug":true,"reviewStatus":true,"submittedAt":true,"certificationId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreEvent = validate175;
+const schema245 = {"$ref":"urn:provcert:contract#/$defs/CoreEvent"};
+const schema246 = {"type":"object","description":"provcert's definition; the contract does not show this shape. One webhook request as provcert's core\nserver received it, with its verification result. Event fields are copied only when they are strings.\n","required":["seq","receivedAt","slug","verified","duplicate","answeredStatus"],"properties":{"seq":{"type":"integer","description":"Arrival order within the server process."},"receivedAt":{"type":"string","format":"date-time"},"slug":{"type":"string","description":"The provider the event belongs to."},"legacyRoute":{"type":"boolean","description":"True when the event came in on the legacy slugless route (its slug is the body's providerSlug)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string","description":"As sent (not necessarily a valid action status when the event was rejected)."},"verified":{"type":"boolean","description":"The signature verified and the event was accepted."},"verifiedWith":{"type":"string","enum":["previous"],"description":"Present when the secret a rotation replaced verified the signature, inside the overlap window: the provider backend has not switched to the new secret yet."},"duplicate":{"type":"boolean","description":"A redelivery of an eventId already applied (acknowledged, applied once)."},"answeredStatus":{"type":"integer","description":"HTTP status answered to the sender."},"signatureHeader":{"type":"string","description":"The header that carried the signature (x-service-signature or x-provider-signature)."},"problem":{"type":"string","description":"Why verification or validation failed, in words (never the secret)."},"restored":{"type":"boolean","description":"Received by an earlier server process and reloaded from the data dir."}}};
+
+function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate175.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.seq === undefined){
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema246.required,parentSchema:schema246,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.receivedAt === undefined){
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema246.required,parentSchema:schema246,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.slug === undefined){
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema246.required,parentSchema:schema246,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data.verified === undefined){
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema246.required,parentSchema:schema246,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data.duplicate === undefined){
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema246.required,parentSchema:schema246,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data.answeredStatus === undefined){
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema246.required,parentSchema:schema246,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data.seq !== undefined){
+let data0 = data.seq;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.seq.type,parentSchema:schema246.properties.seq,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.receivedAt !== undefined){
+let data1 = data.receivedAt;
+if(typeof data1 === "string"){
+if(!(formats14.validate(data1))){
+const err7 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema246.properties.receivedAt,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.receivedAt.type,parentSchema:schema246.properties.receivedAt,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.slug !== undefined){
+let data2 = data.slug;
+if(typeof data2 !== "string"){
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.slug.type,parentSchema:schema246.properties.slug,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.legacyRoute !== undefined){
+let data3 = data.legacyRoute;
+if(typeof data3 !== "boolean"){
+const err10 = {instancePath:instancePath+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.legacyRoute.type,parentSchema:schema246.properties.legacyRoute,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.eventId !== undefined){
+let data4 = data.eventId;
+if(typeof data4 !== "string"){
+const err11 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.eventId.type,parentSchema:schema246.properties.eventId,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.eventType !== undefined){
+let data5 = data.eventType;
+if(typeof data5 !== "string"){
+const err12 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.eventType.type,parentSchema:schema246.properties.eventType,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.actionId !== undefined){
+let data6 = data.actionId;
+if(typeof data6 !== "string"){
+const err13 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.actionId.type,parentSchema:schema246.properties.actionId,data:data6};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.newStatus !== undefined){
+let data7 = data.newStatus;
+if(typeof data7 !== "string"){
+const err14 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.newStatus.type,parentSchema:schema246.properties.newStatus,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.verified !== undefined){
+let data8 = data.verified;
+if(typeof data8 !== "boolean"){
+const err15 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.verified.type,parentSchema:schema246.properties.verified,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.verifiedWith !== undefined){
+let data9 = data.verifiedWith;
+if(typeof data9 !== "string"){
+const err16 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.verifiedWith.type,parentSchema:schema246.properties.verifiedWith,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+if(!(data9 === "previous")){
+const err17 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema246.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema246.properties.verifiedWith.enum,parentSchema:schema246.properties.verifiedWith,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.duplicate !== undefined){
+let data10 = data.duplicate;
+if(typeof data10 !== "boolean"){
+const err18 = {instancePath:instancePath+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.duplicate.type,parentSchema:schema246.properties.duplicate,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.answeredStatus !== undefined){
+let data11 = data.answeredStatus;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err19 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.answeredStatus.type,parentSchema:schema246.properties.answeredStatus,data:data11};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.signatureHeader !== undefined){
+let data12 = data.signatureHeader;
+if(typeof data12 !== "string"){
+const err20 = {instancePath:instancePath+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.signatureHeader.type,parentSchema:schema246.properties.signatureHeader,data:data12};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.problem !== undefined){
+let data13 = data.problem;
+if(typeof data13 !== "string"){
+const err21 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.problem.type,parentSchema:schema246.properties.problem,data:data13};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.restored !== undefined){
+let data14 = data.restored;
+if(typeof data14 !== "boolean"){
+const err22 = {instancePath:instancePath+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.restored.type,parentSchema:schema246.properties.restored,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+validate175.errors = vErrors; validate175.errorCount = errors;
+return errors === 0;
+}
+validate175.evaluated = {"props":{"seq":true,"receivedAt":true,"slug":true,"legacyRoute":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"duplicate":true,"answeredStatus":true,"signatureHeader":true,"problem":true,"restored":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreStoredEvent = validate176;
+const schema247 = {"$ref":"urn:provcert:contract#/$defs/CoreStoredEvent"};
+const schema248 = {"type":"object","description":"provcert's definition. One accepted event as the core stored it, with the bytes it received (masked).","required":["event","rawBody"],"properties":{"event":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"},"rawBody":{"type":"string","description":"The request body as received, with the secrets the server knows masked."}}};
+
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate177.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.event === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema248.required,parentSchema:schema248,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.rawBody === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rawBody"},message:"must have required property '"+"rawBody"+"'",schema:schema248.required,parentSchema:schema248,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
+if(data.event !== undefined){
+let data0 = data.event;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.seq === undefined){
+const err2 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema246.required,parentSchema:schema246,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err2);
+}
+errors++;
+}
+if(data0.receivedAt === undefined){
+const err3 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema246.required,parentSchema:schema246,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+if(data0.slug === undefined){
+const err4 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema246.required,parentSchema:schema246,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
+}
+errors++;
+}
+if(data0.verified === undefined){
+const err5 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema246.required,parentSchema:schema246,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err5);
+}
+errors++;
+}
+if(data0.duplicate === undefined){
+const err6 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema246.required,parentSchema:schema246,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err6);
+}
+errors++;
+}
+if(data0.answeredStatus === undefined){
+const err7 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema246.required,parentSchema:schema246,data:data0};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+if(data0.seq !== undefined){
+let data1 = data0.seq;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err8 = {instancePath:instancePath+"/event/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.seq.type,parentSchema:schema246.properties.seq,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data0.receivedAt !== undefined){
+let data2 = data0.receivedAt;
+if(typeof data2 === "string"){
+if(!(formats14.validate(data2))){
+const err9 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema246.properties.receivedAt,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/event/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.receivedAt.type,parentSchema:schema246.properties.receivedAt,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.slug !== undefined){
+let data3 = data0.slug;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/event/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.slug.type,parentSchema:schema246.properties.slug,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data0.legacyRoute !== undefined){
+let data4 = data0.legacyRoute;
+if(typeof data4 !== "boolean"){
+const err12 = {instancePath:instancePath+"/event/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.legacyRoute.type,parentSchema:schema246.properties.legacyRoute,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data0.eventId !== undefined){
+let data5 = data0.eventId;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/event/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.eventId.type,parentSchema:schema246.properties.eventId,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data0.eventType !== undefined){
+let data6 = data0.eventType;
+if(typeof data6 !== "string"){
+const err14 = {instancePath:instancePath+"/event/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.eventType.type,parentSchema:schema246.properties.eventType,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data0.actionId !== undefined){
+let data7 = data0.actionId;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/event/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.actionId.type,parentSchema:schema246.properties.actionId,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data0.newStatus !== undefined){
+let data8 = data0.newStatus;
+if(typeof data8 !== "string"){
+const err16 = {instancePath:instancePath+"/event/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.newStatus.type,parentSchema:schema246.properties.newStatus,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data0.verified !== undefined){
+let data9 = data0.verified;
+if(typeof data9 !== "boolean"){
+const err17 = {instancePath:instancePath+"/event/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.verified.type,parentSchema:schema246.properties.verified,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data0.verifiedWith !== undefined){
+let data10 = data0.verifiedWith;
+if(typeof data10 !== "string"){
+const err18 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.verifiedWith.type,parentSchema:schema246.properties.verifiedWith,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+if(!(data10 === "previous")){
+const err19 = {instancePath:instancePath+"/event/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema246.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema246.properties.verifiedWith.enum,parentSchema:schema246.properties.verifiedWith,data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data0.duplicate !== undefined){
+let data11 = data0.duplicate;
+if(typeof data11 !== "boolean"){
+const err20 = {instancePath:instancePath+"/event/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.duplicate.type,parentSchema:schema246.properties.duplicate,data:data11};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data0.answeredStatus !== undefined){
+let data12 = data0.answeredStatus;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err21 = {instancePath:instancePath+"/event/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.answeredStatus.type,parentSchema:schema246.properties.answeredStatus,data:data12};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data0.signatureHeader !== undefined){
+let data13 = data0.signatureHeader;
+if(typeof data13 !== "string"){
+const err22 = {instancePath:instancePath+"/event/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.signatureHeader.type,parentSchema:schema246.properties.signatureHeader,data:data13};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data0.problem !== undefined){
+let data14 = data0.problem;
+if(typeof data14 !== "string"){
+const err23 = {instancePath:instancePath+"/event/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.problem.type,parentSchema:schema246.properties.problem,data:data14};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data0.restored !== undefined){
+let data15 = data0.restored;
+if(typeof data15 !== "boolean"){
+const err24 = {instancePath:instancePath+"/event/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.restored.type,parentSchema:schema246.properties.restored,data:data15};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/event",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data0};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.rawBody !== undefined){
+let data16 = data.rawBody;
+if(typeof data16 !== "string"){
+const err26 = {instancePath:instancePath+"/rawBody",schemaPath:"#/properties/rawBody/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema248.properties.rawBody.type,parentSchema:schema248.properties.rawBody,data:data16};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema248.type,parentSchema:schema248,data};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err27);
+}
+errors++;
+}
+validate177.errors = vErrors; validate177.errorCount = errors;
+return errors === 0;
+}
+validate177.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate176.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate177(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate177.errors.slice(0, 1000); else for (const e of validate177.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate177.errorCount ?? validate177.errors.length;
+}
+validate176.errors = vErrors; validate176.errorCount = errors;
+return errors === 0;
+}
+validate176.evaluated = {"props":{"event":true,"rawBody":true},"dynamicProps":false,"dynamicItems":false};
+
+export const schema_CoreEventList = validate179;
+const schema250 = {"$ref":"urn:provcert:contract#/$defs/CoreEventList"};
+const schema251 = {"type":"object","description":"provcert's definition; the contract does not show this shape (nor this route). The answer of\nprovcert's GET /api/v1/providers/{slug}/events: the webhook requests received for the provider, in\narrival order.\n","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreEvent"}},"total":{"type":"integer","minimum":0,"description":"Entries the whole listing holds (all pages)."},"nextCursor":{"type":"string","description":"Pass as `cursor` for the next page; absent on the last page."}}};
+
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate180.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.data === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema251.required,parentSchema:schema251,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err0);
+}
+errors++;
+}
+if(data.total === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema251.required,parentSchema:schema251,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err1);
+}
+errors++;
+}
 if(data.data !== undefined){
 let data0 = data.data;
 if(Array.isArray(data0)){
@@ -15091,7 +16673,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.seq === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema246.required,parentSchema:schema246,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15101,7 +16683,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data1.receivedAt === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "receivedAt"},message:"must have required property '"+"receivedAt"+"'",schema:schema246.required,parentSchema:schema246,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15111,7 +16693,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.slug === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema246.required,parentSchema:schema246,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15121,7 +16703,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.verified === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "verified"},message:"must have required property '"+"verified"+"'",schema:schema246.required,parentSchema:schema246,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15131,7 +16713,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.duplicate === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "duplicate"},message:"must have required property '"+"duplicate"+"'",schema:schema246.required,parentSchema:schema246,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -15141,7 +16723,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.answeredStatus === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema228.required,parentSchema:schema228,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/required",keyword:"required",params:{missingProperty: "answeredStatus"},message:"must have required property '"+"answeredStatus"+"'",schema:schema246.required,parentSchema:schema246,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -15153,7 +16735,7 @@ errors++;
 if(data1.seq !== undefined){
 let data2 = data1.seq;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.seq.type,parentSchema:schema228.properties.seq,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/seq",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.seq.type,parentSchema:schema246.properties.seq,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -15167,7 +16749,7 @@ if(data1.receivedAt !== undefined){
 let data3 = data1.receivedAt;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema228.properties.receivedAt,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema246.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -15178,7 +16760,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.receivedAt.type,parentSchema:schema228.properties.receivedAt,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/receivedAt",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/receivedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.receivedAt.type,parentSchema:schema246.properties.receivedAt,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -15191,7 +16773,7 @@ errors++;
 if(data1.slug !== undefined){
 let data4 = data1.slug;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.slug.type,parentSchema:schema228.properties.slug,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.slug.type,parentSchema:schema246.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -15204,7 +16786,7 @@ errors++;
 if(data1.legacyRoute !== undefined){
 let data5 = data1.legacyRoute;
 if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.legacyRoute.type,parentSchema:schema228.properties.legacyRoute,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/legacyRoute",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/legacyRoute/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.legacyRoute.type,parentSchema:schema246.properties.legacyRoute,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -15217,7 +16799,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data6 = data1.eventId;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventId.type,parentSchema:schema228.properties.eventId,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.eventId.type,parentSchema:schema246.properties.eventId,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -15230,7 +16812,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data7 = data1.eventType;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.eventType.type,parentSchema:schema228.properties.eventType,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.eventType.type,parentSchema:schema246.properties.eventType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -15243,7 +16825,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data8 = data1.actionId;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.actionId.type,parentSchema:schema228.properties.actionId,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.actionId.type,parentSchema:schema246.properties.actionId,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -15256,7 +16838,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data9 = data1.newStatus;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.newStatus.type,parentSchema:schema228.properties.newStatus,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.newStatus.type,parentSchema:schema246.properties.newStatus,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -15269,7 +16851,7 @@ errors++;
 if(data1.verified !== undefined){
 let data10 = data1.verified;
 if(typeof data10 !== "boolean"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.verified.type,parentSchema:schema228.properties.verified,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.verified.type,parentSchema:schema246.properties.verified,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -15282,7 +16864,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data11 = data1.verifiedWith;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.verifiedWith.type,parentSchema:schema228.properties.verifiedWith,data:data11};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.verifiedWith.type,parentSchema:schema246.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -15292,7 +16874,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(!(data11 === "previous")){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema228.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema228.properties.verifiedWith.enum,parentSchema:schema228.properties.verifiedWith,data:data11};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema246.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema246.properties.verifiedWith.enum,parentSchema:schema246.properties.verifiedWith,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -15305,7 +16887,7 @@ errors++;
 if(data1.duplicate !== undefined){
 let data12 = data1.duplicate;
 if(typeof data12 !== "boolean"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.duplicate.type,parentSchema:schema228.properties.duplicate,data:data12};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/duplicate",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/duplicate/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.duplicate.type,parentSchema:schema246.properties.duplicate,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -15318,7 +16900,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data13 = data1.answeredStatus;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema228.properties.answeredStatus.type,parentSchema:schema228.properties.answeredStatus,data:data13};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.answeredStatus.type,parentSchema:schema246.properties.answeredStatus,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -15331,7 +16913,7 @@ errors++;
 if(data1.signatureHeader !== undefined){
 let data14 = data1.signatureHeader;
 if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.signatureHeader.type,parentSchema:schema228.properties.signatureHeader,data:data14};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/signatureHeader",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/signatureHeader/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.signatureHeader.type,parentSchema:schema246.properties.signatureHeader,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -15344,7 +16926,7 @@ errors++;
 if(data1.problem !== undefined){
 let data15 = data1.problem;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema228.properties.problem.type,parentSchema:schema228.properties.problem,data:data15};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema246.properties.problem.type,parentSchema:schema246.properties.problem,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -15357,7 +16939,7 @@ errors++;
 if(data1.restored !== undefined){
 let data16 = data1.restored;
 if(typeof data16 !== "boolean"){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema228.properties.restored.type,parentSchema:schema228.properties.restored,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/restored",schemaPath:"urn:provcert:contract#/$defs/CoreEvent/properties/restored/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.restored.type,parentSchema:schema246.properties.restored,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -15369,7 +16951,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema228.type,parentSchema:schema228,data:data1};
+const err25 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data1};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -15381,7 +16963,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema233.properties.data.type,parentSchema:schema233.properties.data,data:data0};
+const err26 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema251.properties.data.type,parentSchema:schema251.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -15394,7 +16976,7 @@ errors++;
 if(data.total !== undefined){
 let data17 = data.total;
 if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema233.properties.total.type,parentSchema:schema233.properties.total,data:data17};
+const err27 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema251.properties.total.type,parentSchema:schema251.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -15405,7 +16987,7 @@ errors++;
 }
 if((typeof data17 == "number") && (isFinite(data17))){
 if(data17 < 0 || isNaN(data17)){
-const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema233.properties.total,data:data17};
+const err28 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema251.properties.total,data:data17};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -15419,7 +17001,7 @@ errors++;
 if(data.nextCursor !== undefined){
 let data18 = data.nextCursor;
 if(typeof data18 !== "string"){
-const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema233.properties.nextCursor.type,parentSchema:schema233.properties.nextCursor,data:data18};
+const err29 = {instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema251.properties.nextCursor.type,parentSchema:schema251.properties.nextCursor,data:data18};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -15431,7 +17013,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema233.type,parentSchema:schema233,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema251.type,parentSchema:schema251,data};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -15440,37 +17022,37 @@ if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
-validate166.errors = vErrors; validate166.errorCount = errors;
+validate180.errors = vErrors; validate180.errorCount = errors;
 return errors === 0;
 }
-validate166.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate166(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate166.errors.slice(0, 1000); else for (const e of validate166.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate166.errorCount ?? validate166.errors.length;
+if(!(validate180(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate180.errors.slice(0, 1000); else for (const e of validate180.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate180.errorCount ?? validate180.errors.length;
 }
-validate165.errors = vErrors; validate165.errorCount = errors;
+validate179.errors = vErrors; validate179.errorCount = errors;
 return errors === 0;
 }
-validate165.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":{"data":true,"total":true,"nextCursor":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewStatus = validate168;
-const schema235 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
+export const schema_CoreReviewStatus = validate182;
+const schema253 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate182.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15497,18 +17079,18 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate168.errors = vErrors; validate168.errorCount = errors;
+validate182.errors = vErrors; validate182.errorCount = errors;
 return errors === 0;
 }
-validate168.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate182.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewReason = validate169;
-const schema237 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
+export const schema_CoreReviewReason = validate183;
+const schema255 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewReason"};
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15682,18 +17264,18 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
-validate169.errors = vErrors; validate169.errorCount = errors;
+validate183.errors = vErrors; validate183.errorCount = errors;
 return errors === 0;
 }
-validate169.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"props":{"decision":true,"reasonCode":true,"reason":true,"requiredChanges":true,"decidedAt":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderMetadata = validate170;
-const schema239 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
+export const schema_CoreProviderMetadata = validate184;
+const schema257 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate185.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15938,39 +17520,39 @@ if (vErrors.length < 1000) vErrors.push(err19);
 }
 errors++;
 }
-validate171.errors = vErrors; validate171.errorCount = errors;
+validate185.errors = vErrors; validate185.errorCount = errors;
 return errors === 0;
 }
-validate171.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate185.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate171.errors.slice(0, 1000); else for (const e of validate171.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate171.errorCount ?? validate171.errors.length;
+if(!(validate185(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate185.errors.slice(0, 1000); else for (const e of validate185.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate185.errorCount ?? validate185.errors.length;
 }
-validate170.errors = vErrors; validate170.errorCount = errors;
+validate184.errors = vErrors; validate184.errorCount = errors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"props":{"isCertified":true,"reviewStatus":true,"reviewReason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreProviderList = validate173;
-const schema243 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
-const schema244 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
-const schema246 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
+export const schema_CoreProviderList = validate187;
+const schema261 = {"$ref":"urn:provcert:contract#/$defs/CoreProviderList"};
+const schema262 = {"type":"object","description":"provcert's definition of the items the contract leaves open; the `{ data, total, pagination }` object is the contract's.","allOf":[{"$ref":"urn:provcert:contract#/$defs/AdminProviderList"}],"required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+const schema264 = {"type":"object","description":"The contract's pagination fields, all present in provcert's answers.","required":["total","limit","offset","hasMore"],"properties":{"total":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":1},"offset":{"type":"integer","minimum":0},"hasMore":{"type":"boolean"}}};
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate188.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16030,7 +17612,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema262.required,parentSchema:schema262,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16040,7 +17622,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.total === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema262.required,parentSchema:schema262,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16050,7 +17632,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.pagination === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema244.required,parentSchema:schema244,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema262.required,parentSchema:schema262,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16070,7 +17652,7 @@ if (vErrors === null) vErrors = validate148.errors.slice(0, 1000); else for (con
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema244.properties.data.type,parentSchema:schema244.properties.data,data:data3};
+const err7 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema262.properties.data.type,parentSchema:schema262.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16083,7 +17665,7 @@ errors++;
 if(data.total !== undefined){
 let data5 = data.total;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema244.properties.total.type,parentSchema:schema244.properties.total,data:data5};
+const err8 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema262.properties.total.type,parentSchema:schema262.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16094,7 +17676,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 0 || isNaN(data5)){
-const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema244.properties.total,data:data5};
+const err9 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema262.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16109,7 +17691,7 @@ if(data.pagination !== undefined){
 let data6 = data.pagination;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.total === undefined){
-const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
+const err10 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema264.required,parentSchema:schema264,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16119,7 +17701,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(data6.limit === undefined){
-const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
+const err11 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema264.required,parentSchema:schema264,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16129,7 +17711,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(data6.offset === undefined){
-const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
+const err12 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema264.required,parentSchema:schema264,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16139,7 +17721,7 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 if(data6.hasMore === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data6};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema264.required,parentSchema:schema264,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16151,7 +17733,7 @@ errors++;
 if(data6.total !== undefined){
 let data7 = data6.total;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data7};
+const err14 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.total.type,parentSchema:schema264.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16162,7 +17744,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 0 || isNaN(data7)){
-const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16176,7 +17758,7 @@ errors++;
 if(data6.limit !== undefined){
 let data8 = data6.limit;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data8};
+const err16 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.limit.type,parentSchema:schema264.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16187,7 +17769,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 1 || isNaN(data8)){
-const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data8};
+const err17 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema264.properties.limit,data:data8};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16201,7 +17783,7 @@ errors++;
 if(data6.offset !== undefined){
 let data9 = data6.offset;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data9};
+const err18 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.offset.type,parentSchema:schema264.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -16212,7 +17794,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data9};
+const err19 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.offset,data:data9};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -16226,7 +17808,7 @@ errors++;
 if(data6.hasMore !== undefined){
 let data10 = data6.hasMore;
 if(typeof data10 !== "boolean"){
-const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data10};
+const err20 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema264.properties.hasMore.type,parentSchema:schema264.properties.hasMore,data:data10};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -16238,7 +17820,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data6};
+const err21 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema264.type,parentSchema:schema264,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -16250,7 +17832,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema244.type,parentSchema:schema244,data};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema262.type,parentSchema:schema262,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -16259,37 +17841,37 @@ if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
-validate174.errors = vErrors; validate174.errorCount = errors;
+validate188.errors = vErrors; validate188.errorCount = errors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate188.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate173.evaluated;
+const evaluated0 = validate187.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate174.errors.slice(0, 1000); else for (const e of validate174.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate174.errorCount ?? validate174.errors.length;
+if(!(validate188(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate188.errors.slice(0, 1000); else for (const e of validate188.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate188.errorCount ?? validate188.errors.length;
 }
-validate173.errors = vErrors; validate173.errorCount = errors;
+validate187.errors = vErrors; validate187.errorCount = errors;
 return errors === 0;
 }
-validate173.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate187.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CorePagination = validate177;
-const schema247 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
+export const schema_CorePagination = validate191;
+const schema265 = {"$ref":"urn:provcert:contract#/$defs/CorePagination"};
 
-function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate177.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16298,7 +17880,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.total === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema264.required,parentSchema:schema264,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16308,7 +17890,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.limit === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema264.required,parentSchema:schema264,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16318,7 +17900,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.offset === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema264.required,parentSchema:schema264,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16328,7 +17910,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.hasMore === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema264.required,parentSchema:schema264,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16340,7 +17922,7 @@ errors++;
 if(data.total !== undefined){
 let data0 = data.total;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data0};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.total.type,parentSchema:schema264.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16351,7 +17933,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data0};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.total,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16365,7 +17947,7 @@ errors++;
 if(data.limit !== undefined){
 let data1 = data.limit;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data1};
+const err6 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.limit.type,parentSchema:schema264.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16376,7 +17958,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data1};
+const err7 = {instancePath:instancePath+"/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema264.properties.limit,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16390,7 +17972,7 @@ errors++;
 if(data.offset !== undefined){
 let data2 = data.offset;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data2};
+const err8 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.offset.type,parentSchema:schema264.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16401,7 +17983,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data2};
+const err9 = {instancePath:instancePath+"/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.offset,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16415,7 +17997,7 @@ errors++;
 if(data.hasMore !== undefined){
 let data3 = data.hasMore;
 if(typeof data3 !== "boolean"){
-const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data3};
+const err10 = {instancePath:instancePath+"/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema264.properties.hasMore.type,parentSchema:schema264.properties.hasMore,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16427,7 +18009,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data};
+const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema264.type,parentSchema:schema264,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16436,19 +18018,19 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-validate177.errors = vErrors; validate177.errorCount = errors;
+validate191.errors = vErrors; validate191.errorCount = errors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"props":{"total":true,"limit":true,"offset":true,"hasMore":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreHistoryEntry = validate178;
-const schema249 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
-const schema250 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
+export const schema_CoreHistoryEntry = validate192;
+const schema267 = {"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"};
+const schema268 = {"type":"object","description":"provcert's definition. One transition of the review lifecycle as the append-only audit history keeps it (admin only).","required":["seq","at","slug","actor","kind","trigger","from","to","statusFrom","statusTo"],"properties":{"seq":{"type":"integer","minimum":1},"at":{"type":"string","format":"date-time"},"slug":{"type":"string"},"actor":{"type":"string","enum":["admin","account","provider","server"]},"kind":{"const":"decision"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"statusFrom":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"statusTo":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"requiredChanges":{"type":"array","items":{"type":"string"}},"internalNote":{"type":"string","description":"Operations only; shown nowhere else."}}};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate193.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16457,7 +18039,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -16467,7 +18049,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -16477,7 +18059,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -16487,7 +18069,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -16497,7 +18079,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -16507,7 +18089,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -16517,7 +18099,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -16527,7 +18109,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -16537,7 +18119,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -16547,7 +18129,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -16559,7 +18141,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema250.properties.seq.type,parentSchema:schema250.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema268.properties.seq.type,parentSchema:schema268.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -16570,7 +18152,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema250.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema268.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -16585,7 +18167,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema250.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema268.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -16596,7 +18178,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.at.type,parentSchema:schema250.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.at.type,parentSchema:schema268.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -16609,7 +18191,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.slug.type,parentSchema:schema250.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.slug.type,parentSchema:schema268.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -16622,7 +18204,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.actor.type,parentSchema:schema250.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.actor.type,parentSchema:schema268.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -16631,8 +18213,8 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema250.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema250.properties.actor.enum,parentSchema:schema250.properties.actor,data:data3};
+if(!((((data3 === "admin") || (data3 === "account")) || (data3 === "provider")) || (data3 === "server"))){
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema268.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema268.properties.actor.enum,parentSchema:schema268.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -16645,7 +18227,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema250.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema268.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -16773,7 +18355,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reasonCode.type,parentSchema:schema250.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.reasonCode.type,parentSchema:schema268.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -16786,7 +18368,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reason.type,parentSchema:schema250.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.reason.type,parentSchema:schema268.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -16803,7 +18385,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.requiredChanges.items.type,parentSchema:schema250.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.requiredChanges.items.type,parentSchema:schema268.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -16815,7 +18397,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.requiredChanges.type,parentSchema:schema250.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema268.properties.requiredChanges.type,parentSchema:schema268.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -16828,7 +18410,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.internalNote.type,parentSchema:schema250.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.internalNote.type,parentSchema:schema268.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -16840,7 +18422,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema268.type,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -16849,37 +18431,37 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate179.errors = vErrors; validate179.errorCount = errors;
+validate193.errors = vErrors; validate193.errorCount = errors;
 return errors === 0;
 }
-validate179.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate193.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
+const evaluated0 = validate192.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate179.errors.slice(0, 1000); else for (const e of validate179.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate179.errorCount ?? validate179.errors.length;
+if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate193.errors.slice(0, 1000); else for (const e of validate193.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate193.errorCount ?? validate193.errors.length;
 }
-validate178.errors = vErrors; validate178.errorCount = errors;
+validate192.errors = vErrors; validate192.errorCount = errors;
 return errors === 0;
 }
-validate178.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate192.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreAllowedTransition = validate181;
-const schema256 = {"$ref":"urn:provcert:contract#/$defs/CoreAllowedTransition"};
+export const schema_CoreAllowedTransition = validate195;
+const schema274 = {"$ref":"urn:provcert:contract#/$defs/CoreAllowedTransition"};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate196.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17013,37 +18595,37 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate182.errors = vErrors; validate182.errorCount = errors;
+validate196.errors = vErrors; validate196.errorCount = errors;
 return errors === 0;
 }
-validate182.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
+validate196.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate182.errors.slice(0, 1000); else for (const e of validate182.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate182.errorCount ?? validate182.errors.length;
+if(!(validate196(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate196.errors.slice(0, 1000); else for (const e of validate196.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate196.errorCount ?? validate196.errors.length;
 }
-validate181.errors = vErrors; validate181.errorCount = errors;
+validate195.errors = vErrors; validate195.errorCount = errors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"trigger":true,"to":true,"route":true,"needsReason":true,"blockedBy":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTrigger = validate184;
-const schema260 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
+export const schema_CoreTrigger = validate198;
+const schema278 = {"$ref":"urn:provcert:contract#/$defs/CoreTrigger"};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
+const evaluated0 = validate198.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17070,20 +18652,20 @@ if (vErrors.length < 1000) vErrors.push(err1);
 }
 errors++;
 }
-validate184.errors = vErrors; validate184.errorCount = errors;
+validate198.errors = vErrors; validate198.errorCount = errors;
 return errors === 0;
 }
-validate184.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate198.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreAdminProvider = validate185;
-const schema262 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
-const schema263 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}},"certifying":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"}}};
-const schema271 = {"type":"object","description":"provcert's definition. Present while a certification of the provider runs on this core.","required":["startedAt","checksDone","checksTotal"],"properties":{"startedAt":{"type":"string","format":"date-time"},"checksDone":{"type":"integer","minimum":0,"description":"Checks finished so far."},"checksTotal":{"type":"integer","minimum":0,"description":"Checks the run planned; 0 until it has planned them."}}};
+export const schema_CoreAdminProvider = validate199;
+const schema280 = {"$ref":"urn:provcert:contract#/$defs/CoreAdminProvider"};
+const schema281 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/admin/providers/{slug}.","required":["provider","certifications","history"],"properties":{"provider":{"$ref":"urn:provcert:contract#/$defs/CoreProvider"},"certifications":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationSummary"}},"history":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreHistoryEntry"}},"certifying":{"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"}}};
+const schema289 = {"type":"object","description":"provcert's definition. Present while a certification of the provider runs on this core.","required":["startedAt","checksDone","checksTotal"],"properties":{"startedAt":{"type":"string","format":"date-time"},"checksDone":{"type":"integer","minimum":0,"description":"Checks finished so far."},"checksTotal":{"type":"integer","minimum":0,"description":"Checks the run planned; 0 until it has planned them."}}};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate202.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17092,7 +18674,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.seq === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17102,7 +18684,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17112,7 +18694,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.slug === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17122,7 +18704,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.actor === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "actor"},message:"must have required property '"+"actor"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17132,7 +18714,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17142,7 +18724,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.trigger === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17152,7 +18734,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.from === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17162,7 +18744,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.to === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17172,7 +18754,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data.statusFrom === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusFrom"},message:"must have required property '"+"statusFrom"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17182,7 +18764,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data.statusTo === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema250.required,parentSchema:schema250,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusTo"},message:"must have required property '"+"statusTo"+"'",schema:schema268.required,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17194,7 +18776,7 @@ errors++;
 if(data.seq !== undefined){
 let data0 = data.seq;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema250.properties.seq.type,parentSchema:schema250.properties.seq,data:data0};
+const err10 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema268.properties.seq.type,parentSchema:schema268.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17205,7 +18787,7 @@ errors++;
 }
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 1 || isNaN(data0)){
-const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema250.properties.seq,data:data0};
+const err11 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema268.properties.seq,data:data0};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17220,7 +18802,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema250.properties.at,data:data1};
+const err12 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema268.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17231,7 +18813,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.at.type,parentSchema:schema250.properties.at,data:data1};
+const err13 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.at.type,parentSchema:schema268.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17244,7 +18826,7 @@ errors++;
 if(data.slug !== undefined){
 let data2 = data.slug;
 if(typeof data2 !== "string"){
-const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.slug.type,parentSchema:schema250.properties.slug,data:data2};
+const err14 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.slug.type,parentSchema:schema268.properties.slug,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17257,7 +18839,7 @@ errors++;
 if(data.actor !== undefined){
 let data3 = data.actor;
 if(typeof data3 !== "string"){
-const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.actor.type,parentSchema:schema250.properties.actor,data:data3};
+const err15 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.actor.type,parentSchema:schema268.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17266,8 +18848,8 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-if(!(((data3 === "admin") || (data3 === "provider")) || (data3 === "server"))){
-const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema250.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema250.properties.actor.enum,parentSchema:schema250.properties.actor,data:data3};
+if(!((((data3 === "admin") || (data3 === "account")) || (data3 === "provider")) || (data3 === "server"))){
+const err16 = {instancePath:instancePath+"/actor",schemaPath:"#/properties/actor/enum",keyword:"enum",params:{allowedValues: schema268.properties.actor.enum},message:"must be equal to one of the allowed values",schema:schema268.properties.actor.enum,parentSchema:schema268.properties.actor,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17280,7 +18862,7 @@ errors++;
 if(data.kind !== undefined){
 let data4 = data.kind;
 if("decision" !== data4){
-const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema250.properties.kind,data:data4};
+const err17 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "decision"},message:"must be equal to constant",schema:"decision",parentSchema:schema268.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17408,7 +18990,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data10 = data.reasonCode;
 if(typeof data10 !== "string"){
-const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reasonCode.type,parentSchema:schema250.properties.reasonCode,data:data10};
+const err28 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.reasonCode.type,parentSchema:schema268.properties.reasonCode,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -17421,7 +19003,7 @@ errors++;
 if(data.reason !== undefined){
 let data11 = data.reason;
 if(typeof data11 !== "string"){
-const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.reason.type,parentSchema:schema250.properties.reason,data:data11};
+const err29 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.reason.type,parentSchema:schema268.properties.reason,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -17438,7 +19020,7 @@ const len0 = data12.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data13 = data12[i0];
 if(typeof data13 !== "string"){
-const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.requiredChanges.items.type,parentSchema:schema250.properties.requiredChanges.items,data:data13};
+const err30 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.requiredChanges.items.type,parentSchema:schema268.properties.requiredChanges.items,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -17450,7 +19032,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema250.properties.requiredChanges.type,parentSchema:schema250.properties.requiredChanges,data:data12};
+const err31 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema268.properties.requiredChanges.type,parentSchema:schema268.properties.requiredChanges,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -17463,7 +19045,7 @@ errors++;
 if(data.internalNote !== undefined){
 let data14 = data.internalNote;
 if(typeof data14 !== "string"){
-const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema250.properties.internalNote.type,parentSchema:schema250.properties.internalNote,data:data14};
+const err32 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema268.properties.internalNote.type,parentSchema:schema268.properties.internalNote,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -17475,7 +19057,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema250.type,parentSchema:schema250,data};
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema268.type,parentSchema:schema268,data};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -17484,16 +19066,16 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-validate188.errors = vErrors; validate188.errorCount = errors;
+validate202.errors = vErrors; validate202.errorCount = errors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate202.evaluated = {"props":{"seq":true,"at":true,"slug":true,"actor":true,"kind":true,"trigger":true,"from":true,"to":true,"statusFrom":true,"statusTo":true,"reasonCode":true,"reason":true,"requiredChanges":true,"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate200.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17502,7 +19084,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema263.required,parentSchema:schema263,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema281.required,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -17512,7 +19094,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.certifications === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema263.required,parentSchema:schema263,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certifications"},message:"must have required property '"+"certifications"+"'",schema:schema281.required,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -17522,7 +19104,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.history === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema263.required,parentSchema:schema263,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "history"},message:"must have required property '"+"history"+"'",schema:schema281.required,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -17544,7 +19126,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data2 = data1[i0];
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id === undefined){
-const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err3 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -17554,7 +19136,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data2.slug === undefined){
-const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err4 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -17564,7 +19146,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data2.createdAt === undefined){
-const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err5 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -17574,7 +19156,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data2.verdict === undefined){
-const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err6 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "verdict"},message:"must have required property '"+"verdict"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -17584,7 +19166,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data2.configVersion === undefined){
-const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err7 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "configVersion"},message:"must have required property '"+"configVersion"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -17594,7 +19176,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data2.summary === undefined){
-const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err8 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -17604,7 +19186,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data2.durationMs === undefined){
-const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err9 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -17614,7 +19196,7 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 if(data2.valid === undefined){
-const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema218.required,parentSchema:schema218,data:data2};
+const err10 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/required",keyword:"required",params:{missingProperty: "valid"},message:"must have required property '"+"valid"+"'",schema:schema236.required,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -17626,8 +19208,8 @@ errors++;
 if(data2.id !== undefined){
 let data3 = data2.id;
 if(typeof data3 === "string"){
-if(!pattern14.test(data3)){
-const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema218.properties.id,data:data3};
+if(!pattern21.test(data3)){
+const err11 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9-]+$"},message:"must match pattern \""+"^[a-z0-9-]+$"+"\"",schema:"^[a-z0-9-]+$",parentSchema:schema236.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -17638,7 +19220,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.id.type,parentSchema:schema218.properties.id,data:data3};
+const err12 = {instancePath:instancePath+"/certifications/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.id.type,parentSchema:schema236.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -17651,7 +19233,7 @@ errors++;
 if(data2.slug !== undefined){
 let data4 = data2.slug;
 if(typeof data4 !== "string"){
-const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.slug.type,parentSchema:schema218.properties.slug,data:data4};
+const err13 = {instancePath:instancePath+"/certifications/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.slug.type,parentSchema:schema236.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -17665,7 +19247,7 @@ if(data2.createdAt !== undefined){
 let data5 = data2.createdAt;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema218.properties.createdAt,data:data5};
+const err14 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema236.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -17676,7 +19258,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.createdAt.type,parentSchema:schema218.properties.createdAt,data:data5};
+const err15 = {instancePath:instancePath+"/certifications/" + i0+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.createdAt.type,parentSchema:schema236.properties.createdAt,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -17689,7 +19271,7 @@ errors++;
 if(data2.verdict !== undefined){
 let data6 = data2.verdict;
 if(typeof data6 !== "string"){
-const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.verdict.type,parentSchema:schema218.properties.verdict,data:data6};
+const err16 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.verdict.type,parentSchema:schema236.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -17699,7 +19281,7 @@ if (vErrors.length < 1000) vErrors.push(err16);
 errors++;
 }
 if(!(((((data6 === "PASS") || (data6 === "FAIL")) || (data6 === "INTERRUPTED")) || (data6 === "INCOMPLETE")) || (data6 === "PARTIAL"))){
-const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema218.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema218.properties.verdict.enum,parentSchema:schema218.properties.verdict,data:data6};
+const err17 = {instancePath:instancePath+"/certifications/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema236.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema236.properties.verdict.enum,parentSchema:schema236.properties.verdict,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -17712,7 +19294,7 @@ errors++;
 if(data2.configVersion !== undefined){
 let data7 = data2.configVersion;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.configVersion.type,parentSchema:schema218.properties.configVersion,data:data7};
+const err18 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.configVersion.type,parentSchema:schema236.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -17723,7 +19305,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema218.properties.configVersion,data:data7};
+const err19 = {instancePath:instancePath+"/certifications/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/configVersion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema236.properties.configVersion,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -17738,7 +19320,7 @@ if(data2.summary !== undefined){
 let data8 = data2.summary;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.pass === undefined){
-const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
+const err20 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "pass"},message:"must have required property '"+"pass"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -17748,7 +19330,7 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 if(data8.fail === undefined){
-const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
+const err21 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "fail"},message:"must have required property '"+"fail"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -17758,7 +19340,7 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 if(data8.skip === undefined){
-const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
+const err22 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "skip"},message:"must have required property '"+"skip"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -17768,7 +19350,7 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 if(data8.error === undefined){
-const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema218.properties.summary.required,parentSchema:schema218.properties.summary,data:data8};
+const err23 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema236.properties.summary.required,parentSchema:schema236.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -17780,7 +19362,7 @@ errors++;
 if(data8.pass !== undefined){
 let data9 = data8.pass;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.pass.type,parentSchema:schema218.properties.summary.properties.pass,data:data9};
+const err24 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.pass.type,parentSchema:schema236.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -17791,7 +19373,7 @@ errors++;
 }
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.pass,data:data9};
+const err25 = {instancePath:instancePath+"/certifications/" + i0+"/summary/pass",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/pass/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.pass,data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -17805,7 +19387,7 @@ errors++;
 if(data8.fail !== undefined){
 let data10 = data8.fail;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.fail.type,parentSchema:schema218.properties.summary.properties.fail,data:data10};
+const err26 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.fail.type,parentSchema:schema236.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -17816,7 +19398,7 @@ errors++;
 }
 if((typeof data10 == "number") && (isFinite(data10))){
 if(data10 < 0 || isNaN(data10)){
-const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.fail,data:data10};
+const err27 = {instancePath:instancePath+"/certifications/" + i0+"/summary/fail",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/fail/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.fail,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -17830,7 +19412,7 @@ errors++;
 if(data8.skip !== undefined){
 let data11 = data8.skip;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.skip.type,parentSchema:schema218.properties.summary.properties.skip,data:data11};
+const err28 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.skip.type,parentSchema:schema236.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -17841,7 +19423,7 @@ errors++;
 }
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 < 0 || isNaN(data11)){
-const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.skip,data:data11};
+const err29 = {instancePath:instancePath+"/certifications/" + i0+"/summary/skip",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/skip/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.skip,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -17855,7 +19437,7 @@ errors++;
 if(data8.error !== undefined){
 let data12 = data8.error;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.error.type,parentSchema:schema218.properties.summary.properties.error,data:data12};
+const err30 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.error.type,parentSchema:schema236.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -17866,7 +19448,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.error,data:data12};
+const err31 = {instancePath:instancePath+"/certifications/" + i0+"/summary/error",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/error/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.error,data:data12};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -17880,7 +19462,7 @@ errors++;
 if(data8.untested !== undefined){
 let data13 = data8.untested;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema218.properties.summary.properties.untested.type,parentSchema:schema218.properties.summary.properties.untested,data:data13};
+const err32 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema236.properties.summary.properties.untested.type,parentSchema:schema236.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -17891,7 +19473,7 @@ errors++;
 }
 if((typeof data13 == "number") && (isFinite(data13))){
 if(data13 < 0 || isNaN(data13)){
-const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.summary.properties.untested,data:data13};
+const err33 = {instancePath:instancePath+"/certifications/" + i0+"/summary/untested",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/properties/untested/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.summary.properties.untested,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -17904,7 +19486,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.properties.summary.type,parentSchema:schema218.properties.summary,data:data8};
+const err34 = {instancePath:instancePath+"/certifications/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.properties.summary.type,parentSchema:schema236.properties.summary,data:data8};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -17918,7 +19500,7 @@ if(data2.durationMs !== undefined){
 let data14 = data2.durationMs;
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 < 0 || isNaN(data14)){
-const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema218.properties.durationMs,data:data14};
+const err35 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema236.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -17929,7 +19511,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema218.properties.durationMs.type,parentSchema:schema218.properties.durationMs,data:data14};
+const err36 = {instancePath:instancePath+"/certifications/" + i0+"/durationMs",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/durationMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema236.properties.durationMs.type,parentSchema:schema236.properties.durationMs,data:data14};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -17942,7 +19524,7 @@ errors++;
 if(data2.valid !== undefined){
 let data15 = data2.valid;
 if(typeof data15 !== "boolean"){
-const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema218.properties.valid.type,parentSchema:schema218.properties.valid,data:data15};
+const err37 = {instancePath:instancePath+"/certifications/" + i0+"/valid",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/valid/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema236.properties.valid.type,parentSchema:schema236.properties.valid,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -17955,7 +19537,7 @@ errors++;
 if(data2.invalidReason !== undefined){
 let data16 = data2.invalidReason;
 if(typeof data16 !== "string"){
-const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema218.properties.invalidReason.type,parentSchema:schema218.properties.invalidReason,data:data16};
+const err38 = {instancePath:instancePath+"/certifications/" + i0+"/invalidReason",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/properties/invalidReason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema236.properties.invalidReason.type,parentSchema:schema236.properties.invalidReason,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -17967,7 +19549,7 @@ errors++;
 }
 }
 else {
-const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema218.type,parentSchema:schema218,data:data2};
+const err39 = {instancePath:instancePath+"/certifications/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationSummary/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema236.type,parentSchema:schema236,data:data2};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -17979,7 +19561,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema263.properties.certifications.type,parentSchema:schema263.properties.certifications,data:data1};
+const err40 = {instancePath:instancePath+"/certifications",schemaPath:"#/properties/certifications/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema281.properties.certifications.type,parentSchema:schema281.properties.certifications,data:data1};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -17994,13 +19576,13 @@ let data17 = data.history;
 if(Array.isArray(data17)){
 const len1 = data17.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
-if(!(validate188(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate188.errors.slice(0, 1000); else for (const e of validate188.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate188.errorCount ?? validate188.errors.length;
+if(!(validate202(data17[i1], {instancePath:instancePath+"/history/" + i1,parentData:data17,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate202.errors.slice(0, 1000); else for (const e of validate202.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate202.errorCount ?? validate202.errors.length;
 }
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema263.properties.history.type,parentSchema:schema263.properties.history,data:data17};
+const err41 = {instancePath:instancePath+"/history",schemaPath:"#/properties/history/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema281.properties.history.type,parentSchema:schema281.properties.history,data:data17};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -18014,7 +19596,7 @@ if(data.certifying !== undefined){
 let data19 = data.certifying;
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.startedAt === undefined){
-const err42 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema271.required,parentSchema:schema271,data:data19};
+const err42 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema289.required,parentSchema:schema289,data:data19};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -18024,7 +19606,7 @@ if (vErrors.length < 1000) vErrors.push(err42);
 errors++;
 }
 if(data19.checksDone === undefined){
-const err43 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema271.required,parentSchema:schema271,data:data19};
+const err43 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema289.required,parentSchema:schema289,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -18034,7 +19616,7 @@ if (vErrors.length < 1000) vErrors.push(err43);
 errors++;
 }
 if(data19.checksTotal === undefined){
-const err44 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema271.required,parentSchema:schema271,data:data19};
+const err44 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema289.required,parentSchema:schema289,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -18047,7 +19629,7 @@ if(data19.startedAt !== undefined){
 let data20 = data19.startedAt;
 if(typeof data20 === "string"){
 if(!(formats14.validate(data20))){
-const err45 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema271.properties.startedAt,data:data20};
+const err45 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema289.properties.startedAt,data:data20};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -18058,7 +19640,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema271.properties.startedAt.type,parentSchema:schema271.properties.startedAt,data:data20};
+const err46 = {instancePath:instancePath+"/certifying/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.startedAt.type,parentSchema:schema289.properties.startedAt,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -18071,7 +19653,7 @@ errors++;
 if(data19.checksDone !== undefined){
 let data21 = data19.checksDone;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err47 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksDone.type,parentSchema:schema271.properties.checksDone,data:data21};
+const err47 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema289.properties.checksDone.type,parentSchema:schema289.properties.checksDone,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -18082,7 +19664,7 @@ errors++;
 }
 if((typeof data21 == "number") && (isFinite(data21))){
 if(data21 < 0 || isNaN(data21)){
-const err48 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksDone,data:data21};
+const err48 = {instancePath:instancePath+"/certifying/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema289.properties.checksDone,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -18096,7 +19678,7 @@ errors++;
 if(data19.checksTotal !== undefined){
 let data22 = data19.checksTotal;
 if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
-const err49 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksTotal.type,parentSchema:schema271.properties.checksTotal,data:data22};
+const err49 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema289.properties.checksTotal.type,parentSchema:schema289.properties.checksTotal,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -18107,7 +19689,7 @@ errors++;
 }
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 < 0 || isNaN(data22)){
-const err50 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksTotal,data:data22};
+const err50 = {instancePath:instancePath+"/certifying/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema289.properties.checksTotal,data:data22};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -18120,7 +19702,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data:data19};
+const err51 = {instancePath:instancePath+"/certifying",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema289.type,parentSchema:schema289,data:data19};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -18132,7 +19714,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema263.type,parentSchema:schema263,data};
+const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema281.type,parentSchema:schema281,data};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -18141,37 +19723,37 @@ if (vErrors.length < 1000) vErrors.push(err52);
 }
 errors++;
 }
-validate186.errors = vErrors; validate186.errorCount = errors;
+validate200.errors = vErrors; validate200.errorCount = errors;
 return errors === 0;
 }
-validate186.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
+validate200.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate199.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate186.errors.slice(0, 1000); else for (const e of validate186.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate186.errorCount ?? validate186.errors.length;
+if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate200.errors.slice(0, 1000); else for (const e of validate200.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate200.errorCount ?? validate200.errors.length;
 }
-validate185.errors = vErrors; validate185.errorCount = errors;
+validate199.errors = vErrors; validate199.errorCount = errors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
+validate199.evaluated = {"props":{"provider":true,"certifications":true,"history":true,"certifying":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreCertificationProgress = validate191;
-const schema272 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"};
+export const schema_CoreCertificationProgress = validate205;
+const schema290 = {"$ref":"urn:provcert:contract#/$defs/CoreCertificationProgress"};
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
+const evaluated0 = validate205.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18180,7 +19762,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.startedAt === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema271.required,parentSchema:schema271,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'",schema:schema289.required,parentSchema:schema289,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18190,7 +19772,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.checksDone === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema271.required,parentSchema:schema271,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksDone"},message:"must have required property '"+"checksDone"+"'",schema:schema289.required,parentSchema:schema289,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18200,7 +19782,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.checksTotal === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema271.required,parentSchema:schema271,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/required",keyword:"required",params:{missingProperty: "checksTotal"},message:"must have required property '"+"checksTotal"+"'",schema:schema289.required,parentSchema:schema289,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18213,7 +19795,7 @@ if(data.startedAt !== undefined){
 let data0 = data.startedAt;
 if(typeof data0 === "string"){
 if(!(formats14.validate(data0))){
-const err3 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema271.properties.startedAt,data:data0};
+const err3 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema289.properties.startedAt,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18224,7 +19806,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema271.properties.startedAt.type,parentSchema:schema271.properties.startedAt,data:data0};
+const err4 = {instancePath:instancePath+"/startedAt",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema289.properties.startedAt.type,parentSchema:schema289.properties.startedAt,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18237,7 +19819,7 @@ errors++;
 if(data.checksDone !== undefined){
 let data1 = data.checksDone;
 if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-const err5 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksDone.type,parentSchema:schema271.properties.checksDone,data:data1};
+const err5 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema289.properties.checksDone.type,parentSchema:schema289.properties.checksDone,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18248,7 +19830,7 @@ errors++;
 }
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 < 0 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksDone,data:data1};
+const err6 = {instancePath:instancePath+"/checksDone",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksDone/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema289.properties.checksDone,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18262,7 +19844,7 @@ errors++;
 if(data.checksTotal !== undefined){
 let data2 = data.checksTotal;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err7 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema271.properties.checksTotal.type,parentSchema:schema271.properties.checksTotal,data:data2};
+const err7 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema289.properties.checksTotal.type,parentSchema:schema289.properties.checksTotal,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18273,7 +19855,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema271.properties.checksTotal,data:data2};
+const err8 = {instancePath:instancePath+"/checksTotal",schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/properties/checksTotal/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema289.properties.checksTotal,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18286,7 +19868,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema271.type,parentSchema:schema271,data};
+const err9 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreCertificationProgress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema289.type,parentSchema:schema289,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18295,20 +19877,20 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate191.errors = vErrors; validate191.errorCount = errors;
+validate205.errors = vErrors; validate205.errorCount = errors;
 return errors === 0;
 }
-validate191.evaluated = {"props":{"startedAt":true,"checksDone":true,"checksTotal":true},"dynamicProps":false,"dynamicItems":false};
+validate205.evaluated = {"props":{"startedAt":true,"checksDone":true,"checksTotal":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreReviewDecisionInput = validate192;
-const schema274 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
-const schema275 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
-const pattern18 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
+export const schema_CoreReviewDecisionInput = validate206;
+const schema292 = {"$ref":"urn:provcert:contract#/$defs/CoreReviewDecisionInput"};
+const schema293 = {"description":"provcert's definition (the contract does not name the decision field). REQUEST_CHANGES, REJECT and\nSUSPEND need `reasonCode` (a letter, then letters, digits, `_`, `-` or `.`; at most 64) and `reason`\n(partner-visible, 12 to 2000 characters after trimming); APPROVE and ACTIVATE need neither.\n`requiredChanges` (at most 50 non-blank texts) and `internalNote` (operations only, at most 4000) are optional.\n","type":"object","required":["decision"],"if":{"properties":{"decision":{"enum":["REQUEST_CHANGES","REJECT","SUSPEND"]}}},"then":{"$ref":"urn:provcert:contract#/$defs/ReviewDecisionInput"},"properties":{"decision":{"type":"string","enum":["APPROVE","ACTIVATE","REQUEST_CHANGES","REJECT","SUSPEND"]},"reasonCode":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},"reason":{"type":"string","minLength":12,"maxLength":2000},"requiredChanges":{"type":"array","maxItems":50,"items":{"type":"string","minLength":1,"maxLength":500}},"internalNote":{"type":"string","maxLength":4000}}};
+const pattern25 = new RegExp("^[A-Za-z][A-Za-z0-9_.-]{0,63}$", "u");
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18440,7 +20022,7 @@ props0.decision = true;
 }
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema275.if,parentSchema:schema275,data};
+const err8 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema293.if,parentSchema:schema293,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -18451,7 +20033,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.decision === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema275.required,parentSchema:schema275,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "decision"},message:"must have required property '"+"decision"+"'",schema:schema293.required,parentSchema:schema293,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -18471,7 +20053,7 @@ props0.internalNote = true;
 if(data.decision !== undefined){
 let data4 = data.decision;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.decision.type,parentSchema:schema275.properties.decision,data:data4};
+const err10 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.decision.type,parentSchema:schema293.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -18481,7 +20063,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "APPROVE") || (data4 === "ACTIVATE")) || (data4 === "REQUEST_CHANGES")) || (data4 === "REJECT")) || (data4 === "SUSPEND"))){
-const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema275.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema275.properties.decision.enum,parentSchema:schema275.properties.decision,data:data4};
+const err11 = {instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema293.properties.decision.enum},message:"must be equal to one of the allowed values",schema:schema293.properties.decision.enum,parentSchema:schema293.properties.decision,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -18494,8 +20076,8 @@ errors++;
 if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 === "string"){
-if(!pattern18.test(data5)){
-const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema275.properties.reasonCode,data:data5};
+if(!pattern25.test(data5)){
+const err12 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_.-]{0,63}$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_.-]{0,63}$",parentSchema:schema293.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -18506,7 +20088,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.reasonCode.type,parentSchema:schema275.properties.reasonCode,data:data5};
+const err13 = {instancePath:instancePath+"/reasonCode",schemaPath:"#/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.reasonCode.type,parentSchema:schema293.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -18520,7 +20102,7 @@ if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 === "string"){
 if(func10(data6) > 2000){
-const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema275.properties.reason,data:data6};
+const err14 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters",schema:2000,parentSchema:schema293.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -18530,7 +20112,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(func10(data6) < 12){
-const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema275.properties.reason,data:data6};
+const err15 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 12},message:"must NOT have fewer than 12 characters",schema:12,parentSchema:schema293.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -18541,7 +20123,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.reason.type,parentSchema:schema275.properties.reason,data:data6};
+const err16 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.reason.type,parentSchema:schema293.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18555,7 +20137,7 @@ if(data.requiredChanges !== undefined){
 let data7 = data.requiredChanges;
 if(Array.isArray(data7)){
 if(data7.length > 50){
-const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema275.properties.requiredChanges,data:data7};
+const err17 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/maxItems",keyword:"maxItems",params:{limit: 50},message:"must NOT have more than 50 items",schema:50,parentSchema:schema293.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18569,7 +20151,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data8 = data7[i0];
 if(typeof data8 === "string"){
 if(func10(data8) > 500){
-const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema275.properties.requiredChanges.items,data:data8};
+const err18 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters",schema:500,parentSchema:schema293.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18579,7 +20161,7 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 if(func10(data8) < 1){
-const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema275.properties.requiredChanges.items,data:data8};
+const err19 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema293.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18590,7 +20172,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.requiredChanges.items.type,parentSchema:schema275.properties.requiredChanges.items,data:data8};
+const err20 = {instancePath:instancePath+"/requiredChanges/" + i0,schemaPath:"#/properties/requiredChanges/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.requiredChanges.items.type,parentSchema:schema293.properties.requiredChanges.items,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18602,7 +20184,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema275.properties.requiredChanges.type,parentSchema:schema275.properties.requiredChanges,data:data7};
+const err21 = {instancePath:instancePath+"/requiredChanges",schemaPath:"#/properties/requiredChanges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema293.properties.requiredChanges.type,parentSchema:schema293.properties.requiredChanges,data:data7};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -18616,7 +20198,7 @@ if(data.internalNote !== undefined){
 let data9 = data.internalNote;
 if(typeof data9 === "string"){
 if(func10(data9) > 4000){
-const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema275.properties.internalNote,data:data9};
+const err22 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema293.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -18627,7 +20209,7 @@ errors++;
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema275.properties.internalNote.type,parentSchema:schema275.properties.internalNote,data:data9};
+const err23 = {instancePath:instancePath+"/internalNote",schemaPath:"#/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema293.properties.internalNote.type,parentSchema:schema293.properties.internalNote,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -18639,7 +20221,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema275.type,parentSchema:schema275,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema293.type,parentSchema:schema293,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -18648,43 +20230,43 @@ if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
-validate193.errors = vErrors; validate193.errorCount = errors;
+validate207.errors = vErrors; validate207.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate193.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate207.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate206.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate193(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate193.errors.slice(0, 1000); else for (const e of validate193.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate193.errorCount ?? validate193.errors.length;
+if(!(validate207(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate207.errors.slice(0, 1000); else for (const e of validate207.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate207.errorCount ?? validate207.errors.length;
 }
 else {
-var props0 = validate193.evaluated.props;
+var props0 = validate207.evaluated.props;
 }
-validate192.errors = vErrors; validate192.errorCount = errors;
+validate206.errors = vErrors; validate206.errorCount = errors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate192.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate206.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const schema_CoreReopenInput = validate195;
-const schema277 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
-const schema278 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
+export const schema_CoreReopenInput = validate209;
+const schema295 = {"$ref":"urn:provcert:contract#/$defs/CoreReopenInput"};
+const schema296 = {"type":"object","description":"provcert's definition. An optional body of POST …/reopen.","properties":{"internalNote":{"type":"string","maxLength":4000}}};
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18696,7 +20278,7 @@ if(data.internalNote !== undefined){
 let data0 = data.internalNote;
 if(typeof data0 === "string"){
 if(func10(data0) > 4000){
-const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema278.properties.internalNote,data:data0};
+const err0 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters",schema:4000,parentSchema:schema296.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18707,7 +20289,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema278.properties.internalNote.type,parentSchema:schema278.properties.internalNote,data:data0};
+const err1 = {instancePath:instancePath+"/internalNote",schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/properties/internalNote/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.properties.internalNote.type,parentSchema:schema296.properties.internalNote,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18719,7 +20301,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema278.type,parentSchema:schema278,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreReopenInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.type,parentSchema:schema296,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18728,19 +20310,19 @@ if (vErrors.length < 1000) vErrors.push(err2);
 }
 errors++;
 }
-validate195.errors = vErrors; validate195.errorCount = errors;
+validate209.errors = vErrors; validate209.errorCount = errors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"internalNote":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTransition = validate196;
-const schema279 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
-const schema280 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
+export const schema_CoreTransition = validate210;
+const schema297 = {"$ref":"urn:provcert:contract#/$defs/CoreTransition"};
+const schema298 = {"type":"object","description":"provcert's definition. The answer of a review decision or reopen.","required":["slug","trigger","from","to","status","at","historySeq"],"properties":{"slug":{"type":"string"},"trigger":{"$ref":"urn:provcert:contract#/$defs/CoreTrigger"},"from":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"to":{"$ref":"urn:provcert:contract#/$defs/CoreReviewStatus"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"at":{"type":"string","format":"date-time"},"historySeq":{"type":"integer","minimum":1,"description":"The entry of the audit history this transition wrote."}}};
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate211.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18749,7 +20331,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.slug === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -18759,7 +20341,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.trigger === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trigger"},message:"must have required property '"+"trigger"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -18769,7 +20351,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.from === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -18779,7 +20361,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.to === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -18789,7 +20371,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.status === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -18799,7 +20381,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.at === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -18809,7 +20391,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.historySeq === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema280.required,parentSchema:schema280,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "historySeq"},message:"must have required property '"+"historySeq"+"'",schema:schema298.required,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -18821,7 +20403,7 @@ errors++;
 if(data.slug !== undefined){
 let data0 = data.slug;
 if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.slug.type,parentSchema:schema280.properties.slug,data:data0};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.slug.type,parentSchema:schema298.properties.slug,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -18927,7 +20509,7 @@ if(data.at !== undefined){
 let data5 = data.at;
 if(typeof data5 === "string"){
 if(!(formats14.validate(data5))){
-const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema280.properties.at,data:data5};
+const err16 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema298.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -18938,7 +20520,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema280.properties.at.type,parentSchema:schema280.properties.at,data:data5};
+const err17 = {instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema298.properties.at.type,parentSchema:schema298.properties.at,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -18951,7 +20533,7 @@ errors++;
 if(data.historySeq !== undefined){
 let data6 = data.historySeq;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema280.properties.historySeq.type,parentSchema:schema280.properties.historySeq,data:data6};
+const err18 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema298.properties.historySeq.type,parentSchema:schema298.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -18962,7 +20544,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 1 || isNaN(data6)){
-const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema280.properties.historySeq,data:data6};
+const err19 = {instancePath:instancePath+"/historySeq",schemaPath:"#/properties/historySeq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema298.properties.historySeq,data:data6};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -18975,7 +20557,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema280.type,parentSchema:schema280,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema298.type,parentSchema:schema298,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -18984,38 +20566,38 @@ if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
-validate197.errors = vErrors; validate197.errorCount = errors;
+validate211.errors = vErrors; validate211.errorCount = errors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate210.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate197(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate197.errors.slice(0, 1000); else for (const e of validate197.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate197.errorCount ?? validate197.errors.length;
+if(!(validate211(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate211.errors.slice(0, 1000); else for (const e of validate211.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate211.errorCount ?? validate211.errors.length;
 }
-validate196.errors = vErrors; validate196.errorCount = errors;
+validate210.errors = vErrors; validate210.errorCount = errors;
 return errors === 0;
 }
-validate196.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
+validate210.evaluated = {"props":{"slug":true,"trigger":true,"from":true,"to":true,"status":true,"at":true,"historySeq":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveredProvider = validate199;
-const schema285 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
-const schema286 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
+export const schema_CoreDiscoveredProvider = validate213;
+const schema303 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"};
+const schema304 = {"type":"object","description":"provcert's definition. The public fields of an ACTIVE provider.","required":["name","slug","type","category","geography","capabilities"],"properties":{"name":{"type":"string"},"slug":{"type":"string"},"type":{"type":"string"},"category":{"type":"string"},"geography":{"type":"array","items":{"type":"string"}},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"fulfillment":{"$ref":"urn:provcert:contract#/$defs/FulfillmentMode"}}};
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19024,7 +20606,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19034,7 +20616,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19044,7 +20626,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19054,7 +20636,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19064,7 +20646,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19074,7 +20656,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19086,7 +20668,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.name.type,parentSchema:schema286.properties.name,data:data0};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.name.type,parentSchema:schema304.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19099,7 +20681,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.slug.type,parentSchema:schema286.properties.slug,data:data1};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.slug.type,parentSchema:schema304.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19112,7 +20694,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.type.type,parentSchema:schema286.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.type.type,parentSchema:schema304.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19125,7 +20707,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.category.type,parentSchema:schema286.properties.category,data:data3};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.category.type,parentSchema:schema304.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19142,7 +20724,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.geography.items.type,parentSchema:schema286.properties.geography.items,data:data5};
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.geography.items.type,parentSchema:schema304.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19154,7 +20736,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.geography.type,parentSchema:schema286.properties.geography,data:data4};
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.geography.type,parentSchema:schema304.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19193,7 +20775,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.capabilities.type,parentSchema:schema286.properties.capabilities,data:data6};
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.capabilities.type,parentSchema:schema304.properties.capabilities,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19228,7 +20810,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.type,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19237,38 +20819,38 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-validate200.errors = vErrors; validate200.errorCount = errors;
+validate214.errors = vErrors; validate214.errorCount = errors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate199.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate200(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate200.errors.slice(0, 1000); else for (const e of validate200.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate200.errorCount ?? validate200.errors.length;
+if(!(validate214(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate214.errors.slice(0, 1000); else for (const e of validate214.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate214.errorCount ?? validate214.errors.length;
 }
-validate199.errors = vErrors; validate199.errorCount = errors;
+validate213.errors = vErrors; validate213.errorCount = errors;
 return errors === 0;
 }
-validate199.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDiscoveryList = validate202;
-const schema289 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
-const schema290 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreDiscoveryList = validate216;
+const schema307 = {"$ref":"urn:provcert:contract#/$defs/CoreDiscoveryList"};
+const schema308 = {"type":"object","description":"provcert's definition. The answer of GET /api/v1/providers/find.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreDiscoveredProvider"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19277,7 +20859,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19287,7 +20869,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.slug === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19297,7 +20879,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19307,7 +20889,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.category === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "category"},message:"must have required property '"+"category"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19317,7 +20899,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.geography === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "geography"},message:"must have required property '"+"geography"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19327,7 +20909,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.capabilities === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema286.required,parentSchema:schema286,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "capabilities"},message:"must have required property '"+"capabilities"+"'",schema:schema304.required,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19339,7 +20921,7 @@ errors++;
 if(data.name !== undefined){
 let data0 = data.name;
 if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.name.type,parentSchema:schema286.properties.name,data:data0};
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.name.type,parentSchema:schema304.properties.name,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19352,7 +20934,7 @@ errors++;
 if(data.slug !== undefined){
 let data1 = data.slug;
 if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.slug.type,parentSchema:schema286.properties.slug,data:data1};
+const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.slug.type,parentSchema:schema304.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19365,7 +20947,7 @@ errors++;
 if(data.type !== undefined){
 let data2 = data.type;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.type.type,parentSchema:schema286.properties.type,data:data2};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.type.type,parentSchema:schema304.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19378,7 +20960,7 @@ errors++;
 if(data.category !== undefined){
 let data3 = data.category;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.category.type,parentSchema:schema286.properties.category,data:data3};
+const err9 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.category.type,parentSchema:schema304.properties.category,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19395,7 +20977,7 @@ const len0 = data4.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema286.properties.geography.items.type,parentSchema:schema286.properties.geography.items,data:data5};
+const err10 = {instancePath:instancePath+"/geography/" + i0,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.geography.items.type,parentSchema:schema304.properties.geography.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19407,7 +20989,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.geography.type,parentSchema:schema286.properties.geography,data:data4};
+const err11 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.geography.type,parentSchema:schema304.properties.geography,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19446,7 +21028,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema286.properties.capabilities.type,parentSchema:schema286.properties.capabilities,data:data6};
+const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.capabilities.type,parentSchema:schema304.properties.capabilities,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19481,7 +21063,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema286.type,parentSchema:schema286,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.type,parentSchema:schema304,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19490,16 +21072,16 @@ if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
-validate204.errors = vErrors; validate204.errorCount = errors;
+validate218.errors = vErrors; validate218.errorCount = errors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"name":true,"slug":true,"type":true,"category":true,"geography":true,"capabilities":true,"fulfillment":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19508,7 +21090,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema308.required,parentSchema:schema308,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19518,7 +21100,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema308.required,parentSchema:schema308,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19528,7 +21110,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema290.required,parentSchema:schema290,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema308.required,parentSchema:schema308,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -19542,13 +21124,13 @@ let data0 = data.data;
 if(Array.isArray(data0)){
 const len0 = data0.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate204(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate204.errors.slice(0, 1000); else for (const e of validate204.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate204.errorCount ?? validate204.errors.length;
+if(!(validate218(data0[i0], {instancePath:instancePath+"/data/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate218.errors.slice(0, 1000); else for (const e of validate218.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate218.errorCount ?? validate218.errors.length;
 }
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema290.properties.data.type,parentSchema:schema290.properties.data,data:data0};
+const err3 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema308.properties.data.type,parentSchema:schema308.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -19561,7 +21143,7 @@ errors++;
 if(data.total !== undefined){
 let data2 = data.total;
 if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema290.properties.total.type,parentSchema:schema290.properties.total,data:data2};
+const err4 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema308.properties.total.type,parentSchema:schema308.properties.total,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -19572,7 +21154,7 @@ errors++;
 }
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 < 0 || isNaN(data2)){
-const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema290.properties.total,data:data2};
+const err5 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema308.properties.total,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -19587,7 +21169,7 @@ if(data.pagination !== undefined){
 let data3 = data.pagination;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.total === undefined){
-const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+const err6 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema264.required,parentSchema:schema264,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -19597,7 +21179,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data3.limit === undefined){
-const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+const err7 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema264.required,parentSchema:schema264,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -19607,7 +21189,7 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 if(data3.offset === undefined){
-const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+const err8 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema264.required,parentSchema:schema264,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -19617,7 +21199,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(data3.hasMore === undefined){
-const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data3};
+const err9 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema264.required,parentSchema:schema264,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -19629,7 +21211,7 @@ errors++;
 if(data3.total !== undefined){
 let data4 = data3.total;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data4};
+const err10 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.total.type,parentSchema:schema264.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -19640,7 +21222,7 @@ errors++;
 }
 if((typeof data4 == "number") && (isFinite(data4))){
 if(data4 < 0 || isNaN(data4)){
-const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data4};
+const err11 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.total,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -19654,7 +21236,7 @@ errors++;
 if(data3.limit !== undefined){
 let data5 = data3.limit;
 if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data5};
+const err12 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.limit.type,parentSchema:schema264.properties.limit,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -19665,7 +21247,7 @@ errors++;
 }
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 < 1 || isNaN(data5)){
-const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data5};
+const err13 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema264.properties.limit,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -19679,7 +21261,7 @@ errors++;
 if(data3.offset !== undefined){
 let data6 = data3.offset;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data6};
+const err14 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.offset.type,parentSchema:schema264.properties.offset,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -19690,7 +21272,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data6};
+const err15 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.offset,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -19704,7 +21286,7 @@ errors++;
 if(data3.hasMore !== undefined){
 let data7 = data3.hasMore;
 if(typeof data7 !== "boolean"){
-const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data7};
+const err16 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema264.properties.hasMore.type,parentSchema:schema264.properties.hasMore,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -19716,7 +21298,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data3};
+const err17 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema264.type,parentSchema:schema264,data:data3};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -19728,7 +21310,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema290.type,parentSchema:schema290,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema308.type,parentSchema:schema308,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -19737,38 +21319,38 @@ if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
-validate203.errors = vErrors; validate203.errorCount = errors;
+validate217.errors = vErrors; validate217.errorCount = errors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate203(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate203.errors.slice(0, 1000); else for (const e of validate203.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate203.errorCount ?? validate203.errors.length;
+if(!(validate217(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate217.errors.slice(0, 1000); else for (const e of validate217.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate217.errorCount ?? validate217.errors.length;
 }
-validate202.errors = vErrors; validate202.errorCount = errors;
+validate216.errors = vErrors; validate216.errorCount = errors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreDashboard = validate207;
-const schema295 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
-const schema296 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
+export const schema_CoreDashboard = validate221;
+const schema313 = {"$ref":"urn:provcert:contract#/$defs/CoreDashboard"};
+const schema314 = {"description":"provcert's answer of the dashboard route: the contract's DashboardResponse plus the provider's own state.","allOf":[{"$ref":"urn:provcert:contract#/$defs/DashboardResponse"},{"type":"object","required":["provider","metrics","actions","pagination"],"properties":{"provider":{"type":"object","required":["slug","name","status","metadata"],"properties":{"slug":{"type":"string"},"name":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"metadata":{"$ref":"urn:provcert:contract#/$defs/CoreProviderMetadata"}}},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}}]};
 
-function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate209.evaluated;
+const evaluated0 = validate223.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -19955,28 +21537,28 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-validate209.errors = vErrors; validate209.errorCount = errors;
+validate223.errors = vErrors; validate223.errorCount = errors;
 return errors === 0;
 }
-validate209.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate223.evaluated = {"props":{"metrics":true,"actions":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate209(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate209.errors.slice(0, 1000); else for (const e of validate209.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate209.errorCount ?? validate209.errors.length;
+if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate223.errors.slice(0, 1000); else for (const e of validate223.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate223.errorCount ?? validate223.errors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.provider === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'",schema:schema314.allOf[1].required,parentSchema:schema314.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -19986,7 +21568,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.metrics === undefined){
-const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
+const err1 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "metrics"},message:"must have required property '"+"metrics"+"'",schema:schema314.allOf[1].required,parentSchema:schema314.allOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -19996,7 +21578,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.actions === undefined){
-const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
+const err2 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "actions"},message:"must have required property '"+"actions"+"'",schema:schema314.allOf[1].required,parentSchema:schema314.allOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20006,7 +21588,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.pagination === undefined){
-const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema296.allOf[1].required,parentSchema:schema296.allOf[1],data};
+const err3 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema314.allOf[1].required,parentSchema:schema314.allOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20019,7 +21601,7 @@ if(data.provider !== undefined){
 let data0 = data.provider;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.slug === undefined){
-const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
+const err4 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema314.allOf[1].properties.provider.required,parentSchema:schema314.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20029,7 +21611,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data0.name === undefined){
-const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
+const err5 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema314.allOf[1].properties.provider.required,parentSchema:schema314.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20039,7 +21621,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data0.status === undefined){
-const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
+const err6 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema314.allOf[1].properties.provider.required,parentSchema:schema314.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -20049,7 +21631,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data0.metadata === undefined){
-const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema296.allOf[1].properties.provider.required,parentSchema:schema296.allOf[1].properties.provider,data:data0};
+const err7 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/required",keyword:"required",params:{missingProperty: "metadata"},message:"must have required property '"+"metadata"+"'",schema:schema314.allOf[1].properties.provider.required,parentSchema:schema314.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20061,7 +21643,7 @@ errors++;
 if(data0.slug !== undefined){
 let data1 = data0.slug;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.allOf[1].properties.provider.properties.slug.type,parentSchema:schema296.allOf[1].properties.provider.properties.slug,data:data1};
+const err8 = {instancePath:instancePath+"/provider/slug",schemaPath:"#/allOf/1/properties/provider/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema314.allOf[1].properties.provider.properties.slug.type,parentSchema:schema314.allOf[1].properties.provider.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -20074,7 +21656,7 @@ errors++;
 if(data0.name !== undefined){
 let data2 = data0.name;
 if(typeof data2 !== "string"){
-const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema296.allOf[1].properties.provider.properties.name.type,parentSchema:schema296.allOf[1].properties.provider.properties.name,data:data2};
+const err9 = {instancePath:instancePath+"/provider/name",schemaPath:"#/allOf/1/properties/provider/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema314.allOf[1].properties.provider.properties.name.type,parentSchema:schema314.allOf[1].properties.provider.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -20114,7 +21696,7 @@ if (vErrors === null) vErrors = validate136.errors.slice(0, 1000); else for (con
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.allOf[1].properties.provider.type,parentSchema:schema296.allOf[1].properties.provider,data:data0};
+const err12 = {instancePath:instancePath+"/provider",schemaPath:"#/allOf/1/properties/provider/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema314.allOf[1].properties.provider.type,parentSchema:schema314.allOf[1].properties.provider,data:data0};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -20128,7 +21710,7 @@ if(data.pagination !== undefined){
 let data5 = data.pagination;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.total === undefined){
-const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
+const err13 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema264.required,parentSchema:schema264,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20138,7 +21720,7 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 if(data5.limit === undefined){
-const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
+const err14 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema264.required,parentSchema:schema264,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -20148,7 +21730,7 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 if(data5.offset === undefined){
-const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
+const err15 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema264.required,parentSchema:schema264,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20158,7 +21740,7 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 if(data5.hasMore === undefined){
-const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data5};
+const err16 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema264.required,parentSchema:schema264,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20170,7 +21752,7 @@ errors++;
 if(data5.total !== undefined){
 let data6 = data5.total;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data6};
+const err17 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.total.type,parentSchema:schema264.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -20181,7 +21763,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 < 0 || isNaN(data6)){
-const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data6};
+const err18 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.total,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -20195,7 +21777,7 @@ errors++;
 if(data5.limit !== undefined){
 let data7 = data5.limit;
 if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data7};
+const err19 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.limit.type,parentSchema:schema264.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -20206,7 +21788,7 @@ errors++;
 }
 if((typeof data7 == "number") && (isFinite(data7))){
 if(data7 < 1 || isNaN(data7)){
-const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data7};
+const err20 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema264.properties.limit,data:data7};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20220,7 +21802,7 @@ errors++;
 if(data5.offset !== undefined){
 let data8 = data5.offset;
 if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data8};
+const err21 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.offset.type,parentSchema:schema264.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20231,7 +21813,7 @@ errors++;
 }
 if((typeof data8 == "number") && (isFinite(data8))){
 if(data8 < 0 || isNaN(data8)){
-const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data8};
+const err22 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.offset,data:data8};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -20245,7 +21827,7 @@ errors++;
 if(data5.hasMore !== undefined){
 let data9 = data5.hasMore;
 if(typeof data9 !== "boolean"){
-const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data9};
+const err23 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema264.properties.hasMore.type,parentSchema:schema264.properties.hasMore,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20257,7 +21839,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data5};
+const err24 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema264.type,parentSchema:schema264,data:data5};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20269,7 +21851,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema296.allOf[1].type,parentSchema:schema296.allOf[1],data};
+const err25 = {instancePath,schemaPath:"#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema314.allOf[1].type,parentSchema:schema314.allOf[1],data};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -20278,38 +21860,38 @@ if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
-validate208.errors = vErrors; validate208.errorCount = errors;
+validate222.errors = vErrors; validate222.errorCount = errors;
 return errors === 0;
 }
-validate208.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate222.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate207.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate208(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate208.errors.slice(0, 1000); else for (const e of validate208.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate208.errorCount ?? validate208.errors.length;
+if(!(validate222(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate222.errors.slice(0, 1000); else for (const e of validate222.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate222.errorCount ?? validate222.errors.length;
 }
-validate207.errors = vErrors; validate207.errorCount = errors;
+validate221.errors = vErrors; validate221.errorCount = errors;
 return errors === 0;
 }
-validate207.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":{"provider":true,"pagination":true,"metrics":true,"actions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreTimelineEntry = validate214;
-const schema301 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
-const schema302 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
+export const schema_CoreTimelineEntry = validate228;
+const schema319 = {"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"};
+const schema320 = {"type":"object","description":"provcert's definition. One step of an action's timeline, from the provider's answers or a verified webhook.","required":["at","source"],"properties":{"at":{"type":"string"},"source":{"type":"string","enum":["PROVIDER_API","WEBHOOK"]},"status":{"type":"string"},"eventId":{"type":"string"},"eventType":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"}}};
 
-function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate214.evaluated;
+const evaluated0 = validate228.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20318,7 +21900,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.at === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema302.required,parentSchema:schema302,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema320.required,parentSchema:schema320,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20328,7 +21910,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.source === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema302.required,parentSchema:schema302,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema320.required,parentSchema:schema320,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20340,7 +21922,7 @@ errors++;
 if(data.at !== undefined){
 let data0 = data.at;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.at.type,parentSchema:schema302.properties.at,data:data0};
+const err2 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.at.type,parentSchema:schema320.properties.at,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20353,7 +21935,7 @@ errors++;
 if(data.source !== undefined){
 let data1 = data.source;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.source.type,parentSchema:schema302.properties.source,data:data1};
+const err3 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.source.type,parentSchema:schema320.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20363,7 +21945,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(!((data1 === "PROVIDER_API") || (data1 === "WEBHOOK"))){
-const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema302.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema302.properties.source.enum,parentSchema:schema302.properties.source,data:data1};
+const err4 = {instancePath:instancePath+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema320.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema320.properties.source.enum,parentSchema:schema320.properties.source,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20376,7 +21958,7 @@ errors++;
 if(data.status !== undefined){
 let data2 = data.status;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.status.type,parentSchema:schema302.properties.status,data:data2};
+const err5 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.status.type,parentSchema:schema320.properties.status,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20389,7 +21971,7 @@ errors++;
 if(data.eventId !== undefined){
 let data3 = data.eventId;
 if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventId.type,parentSchema:schema302.properties.eventId,data:data3};
+const err6 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.eventId.type,parentSchema:schema320.properties.eventId,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -20402,7 +21984,7 @@ errors++;
 if(data.eventType !== undefined){
 let data4 = data.eventType;
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventType.type,parentSchema:schema302.properties.eventType,data:data4};
+const err7 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.eventType.type,parentSchema:schema320.properties.eventType,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20415,7 +21997,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data5 = data.reasonCode;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reasonCode.type,parentSchema:schema302.properties.reasonCode,data:data5};
+const err8 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.reasonCode.type,parentSchema:schema320.properties.reasonCode,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -20428,7 +22010,7 @@ errors++;
 if(data.reason !== undefined){
 let data6 = data.reason;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reason.type,parentSchema:schema302.properties.reason,data:data6};
+const err9 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.reason.type,parentSchema:schema320.properties.reason,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -20440,7 +22022,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema302.type,parentSchema:schema302,data};
+const err10 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema320.type,parentSchema:schema320,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -20449,19 +22031,19 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-validate214.errors = vErrors; validate214.errorCount = errors;
+validate228.errors = vErrors; validate228.errorCount = errors;
 return errors === 0;
 }
-validate214.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+validate228.evaluated = {"props":{"at":true,"source":true,"status":true,"eventId":true,"eventType":true,"reasonCode":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreActionDetail = validate215;
-const schema303 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
-const schema304 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
+export const schema_CoreActionDetail = validate229;
+const schema321 = {"$ref":"urn:provcert:contract#/$defs/CoreActionDetail"};
+const schema322 = {"type":"object","description":"provcert's definition (the contract does not show the field names). A test action of the provider's\ncertifications with the webhook events the core received for it, oldest first.\n","required":["id","publicId","certificationId","status","paymentStatusSource","lines","createdAt","timeline"],"properties":{"id":{"type":"string"},"publicId":{"type":"string"},"externalActionId":{"type":"string"},"certificationId":{"type":"string","description":"The certification that created the action."},"status":{"type":"string","description":"The latest normalized status (answers and verified webhooks)."},"paymentStatus":{"type":"string"},"paymentStatusSource":{"const":"PROVIDER_REPORTED"},"total":{"type":"number"},"subtotal":{"type":"number"},"currency":{"type":"string"},"customerName":{"type":"string"},"customerPhoneMasked":{"type":"string"},"fulfillmentType":{"type":"string"},"lines":{"type":"array","items":{"type":"object","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"number"},"unitPrice":{"type":"number"},"optionsTotal":{"type":"number"},"lineTotal":{"type":"number"}}}},"createdAt":{"type":"string"},"explanation":{"type":"object","description":"The cancellation or failure reason of a CANCELLED or FAILED action.","properties":{"reasonCode":{"type":"string"},"reason":{"type":"string"}}},"timeline":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreTimelineEntry"}}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -20470,7 +22052,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -20480,7 +22062,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.publicId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "publicId"},message:"must have required property '"+"publicId"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -20490,7 +22072,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.certificationId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "certificationId"},message:"must have required property '"+"certificationId"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -20500,7 +22082,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -20510,7 +22092,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.paymentStatusSource === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "paymentStatusSource"},message:"must have required property '"+"paymentStatusSource"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -20520,7 +22102,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data.lines === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "lines"},message:"must have required property '"+"lines"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -20530,7 +22112,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data.createdAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -20540,7 +22122,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data.timeline === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema304.required,parentSchema:schema304,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "timeline"},message:"must have required property '"+"timeline"+"'",schema:schema322.required,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -20552,7 +22134,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.id.type,parentSchema:schema304.properties.id,data:data0};
+const err8 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.id.type,parentSchema:schema322.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -20565,7 +22147,7 @@ errors++;
 if(data.publicId !== undefined){
 let data1 = data.publicId;
 if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.publicId.type,parentSchema:schema304.properties.publicId,data:data1};
+const err9 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.publicId.type,parentSchema:schema322.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -20578,7 +22160,7 @@ errors++;
 if(data.externalActionId !== undefined){
 let data2 = data.externalActionId;
 if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.externalActionId.type,parentSchema:schema304.properties.externalActionId,data:data2};
+const err10 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.externalActionId.type,parentSchema:schema322.properties.externalActionId,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -20591,7 +22173,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data3 = data.certificationId;
 if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.certificationId.type,parentSchema:schema304.properties.certificationId,data:data3};
+const err11 = {instancePath:instancePath+"/certificationId",schemaPath:"#/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.certificationId.type,parentSchema:schema322.properties.certificationId,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -20604,7 +22186,7 @@ errors++;
 if(data.status !== undefined){
 let data4 = data.status;
 if(typeof data4 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.status.type,parentSchema:schema304.properties.status,data:data4};
+const err12 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.status.type,parentSchema:schema322.properties.status,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -20617,7 +22199,7 @@ errors++;
 if(data.paymentStatus !== undefined){
 let data5 = data.paymentStatus;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.paymentStatus.type,parentSchema:schema304.properties.paymentStatus,data:data5};
+const err13 = {instancePath:instancePath+"/paymentStatus",schemaPath:"#/properties/paymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.paymentStatus.type,parentSchema:schema322.properties.paymentStatus,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -20630,7 +22212,7 @@ errors++;
 if(data.paymentStatusSource !== undefined){
 let data6 = data.paymentStatusSource;
 if("PROVIDER_REPORTED" !== data6){
-const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema304.properties.paymentStatusSource,data:data6};
+const err14 = {instancePath:instancePath+"/paymentStatusSource",schemaPath:"#/properties/paymentStatusSource/const",keyword:"const",params:{allowedValue: "PROVIDER_REPORTED"},message:"must be equal to constant",schema:"PROVIDER_REPORTED",parentSchema:schema322.properties.paymentStatusSource,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -20643,7 +22225,7 @@ errors++;
 if(data.total !== undefined){
 let data7 = data.total;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.total.type,parentSchema:schema304.properties.total,data:data7};
+const err15 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema322.properties.total.type,parentSchema:schema322.properties.total,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -20656,7 +22238,7 @@ errors++;
 if(data.subtotal !== undefined){
 let data8 = data.subtotal;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.subtotal.type,parentSchema:schema304.properties.subtotal,data:data8};
+const err16 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema322.properties.subtotal.type,parentSchema:schema322.properties.subtotal,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -20669,7 +22251,7 @@ errors++;
 if(data.currency !== undefined){
 let data9 = data.currency;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.currency.type,parentSchema:schema304.properties.currency,data:data9};
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.currency.type,parentSchema:schema322.properties.currency,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -20682,7 +22264,7 @@ errors++;
 if(data.customerName !== undefined){
 let data10 = data.customerName;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.customerName.type,parentSchema:schema304.properties.customerName,data:data10};
+const err18 = {instancePath:instancePath+"/customerName",schemaPath:"#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.customerName.type,parentSchema:schema322.properties.customerName,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -20695,7 +22277,7 @@ errors++;
 if(data.customerPhoneMasked !== undefined){
 let data11 = data.customerPhoneMasked;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.customerPhoneMasked.type,parentSchema:schema304.properties.customerPhoneMasked,data:data11};
+const err19 = {instancePath:instancePath+"/customerPhoneMasked",schemaPath:"#/properties/customerPhoneMasked/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.customerPhoneMasked.type,parentSchema:schema322.properties.customerPhoneMasked,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -20708,7 +22290,7 @@ errors++;
 if(data.fulfillmentType !== undefined){
 let data12 = data.fulfillmentType;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.fulfillmentType.type,parentSchema:schema304.properties.fulfillmentType,data:data12};
+const err20 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.fulfillmentType.type,parentSchema:schema322.properties.fulfillmentType,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -20728,7 +22310,7 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.offeringId !== undefined){
 let data15 = data14.offeringId;
 if(typeof data15 !== "string"){
-const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.lines.items.properties.offeringId.type,parentSchema:schema304.properties.lines.items.properties.offeringId,data:data15};
+const err21 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"#/properties/lines/items/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.lines.items.properties.offeringId.type,parentSchema:schema322.properties.lines.items.properties.offeringId,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -20741,7 +22323,7 @@ errors++;
 if(data14.offeringTitle !== undefined){
 let data16 = data14.offeringTitle;
 if(typeof data16 !== "string"){
-const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.lines.items.properties.offeringTitle.type,parentSchema:schema304.properties.lines.items.properties.offeringTitle,data:data16};
+const err22 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"#/properties/lines/items/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.lines.items.properties.offeringTitle.type,parentSchema:schema322.properties.lines.items.properties.offeringTitle,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -20754,7 +22336,7 @@ errors++;
 if(data14.quantity !== undefined){
 let data17 = data14.quantity;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.quantity.type,parentSchema:schema304.properties.lines.items.properties.quantity,data:data17};
+const err23 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"#/properties/lines/items/properties/quantity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema322.properties.lines.items.properties.quantity.type,parentSchema:schema322.properties.lines.items.properties.quantity,data:data17};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -20767,7 +22349,7 @@ errors++;
 if(data14.unitPrice !== undefined){
 let data18 = data14.unitPrice;
 if(!((typeof data18 == "number") && (isFinite(data18)))){
-const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.unitPrice.type,parentSchema:schema304.properties.lines.items.properties.unitPrice,data:data18};
+const err24 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"#/properties/lines/items/properties/unitPrice/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema322.properties.lines.items.properties.unitPrice.type,parentSchema:schema322.properties.lines.items.properties.unitPrice,data:data18};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -20780,7 +22362,7 @@ errors++;
 if(data14.optionsTotal !== undefined){
 let data19 = data14.optionsTotal;
 if(!((typeof data19 == "number") && (isFinite(data19)))){
-const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.optionsTotal.type,parentSchema:schema304.properties.lines.items.properties.optionsTotal,data:data19};
+const err25 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"#/properties/lines/items/properties/optionsTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema322.properties.lines.items.properties.optionsTotal.type,parentSchema:schema322.properties.lines.items.properties.optionsTotal,data:data19};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -20793,7 +22375,7 @@ errors++;
 if(data14.lineTotal !== undefined){
 let data20 = data14.lineTotal;
 if(!((typeof data20 == "number") && (isFinite(data20)))){
-const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema304.properties.lines.items.properties.lineTotal.type,parentSchema:schema304.properties.lines.items.properties.lineTotal,data:data20};
+const err26 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"#/properties/lines/items/properties/lineTotal/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema322.properties.lines.items.properties.lineTotal.type,parentSchema:schema322.properties.lines.items.properties.lineTotal,data:data20};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -20805,7 +22387,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.properties.lines.items.type,parentSchema:schema304.properties.lines.items,data:data14};
+const err27 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"#/properties/lines/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema322.properties.lines.items.type,parentSchema:schema322.properties.lines.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -20817,7 +22399,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.lines.type,parentSchema:schema304.properties.lines,data:data13};
+const err28 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema322.properties.lines.type,parentSchema:schema322.properties.lines,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -20830,7 +22412,7 @@ errors++;
 if(data.createdAt !== undefined){
 let data21 = data.createdAt;
 if(typeof data21 !== "string"){
-const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.createdAt.type,parentSchema:schema304.properties.createdAt,data:data21};
+const err29 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.createdAt.type,parentSchema:schema322.properties.createdAt,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -20846,7 +22428,7 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.reasonCode !== undefined){
 let data23 = data22.reasonCode;
 if(typeof data23 !== "string"){
-const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.explanation.properties.reasonCode.type,parentSchema:schema304.properties.explanation.properties.reasonCode,data:data23};
+const err30 = {instancePath:instancePath+"/explanation/reasonCode",schemaPath:"#/properties/explanation/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.explanation.properties.reasonCode.type,parentSchema:schema322.properties.explanation.properties.reasonCode,data:data23};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -20859,7 +22441,7 @@ errors++;
 if(data22.reason !== undefined){
 let data24 = data22.reason;
 if(typeof data24 !== "string"){
-const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema304.properties.explanation.properties.reason.type,parentSchema:schema304.properties.explanation.properties.reason,data:data24};
+const err31 = {instancePath:instancePath+"/explanation/reason",schemaPath:"#/properties/explanation/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema322.properties.explanation.properties.reason.type,parentSchema:schema322.properties.explanation.properties.reason,data:data24};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -20871,7 +22453,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.properties.explanation.type,parentSchema:schema304.properties.explanation,data:data22};
+const err32 = {instancePath:instancePath+"/explanation",schemaPath:"#/properties/explanation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema322.properties.explanation.type,parentSchema:schema322.properties.explanation,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -20889,7 +22471,7 @@ for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.at === undefined){
-const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema302.required,parentSchema:schema302,data:data26};
+const err33 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema320.required,parentSchema:schema320,data:data26};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -20899,7 +22481,7 @@ if (vErrors.length < 1000) vErrors.push(err33);
 errors++;
 }
 if(data26.source === undefined){
-const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema302.required,parentSchema:schema302,data:data26};
+const err34 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema320.required,parentSchema:schema320,data:data26};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -20911,7 +22493,7 @@ errors++;
 if(data26.at !== undefined){
 let data27 = data26.at;
 if(typeof data27 !== "string"){
-const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.at.type,parentSchema:schema302.properties.at,data:data27};
+const err35 = {instancePath:instancePath+"/timeline/" + i1+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.at.type,parentSchema:schema320.properties.at,data:data27};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -20924,7 +22506,7 @@ errors++;
 if(data26.source !== undefined){
 let data28 = data26.source;
 if(typeof data28 !== "string"){
-const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.source.type,parentSchema:schema302.properties.source,data:data28};
+const err36 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.source.type,parentSchema:schema320.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -20934,7 +22516,7 @@ if (vErrors.length < 1000) vErrors.push(err36);
 errors++;
 }
 if(!((data28 === "PROVIDER_API") || (data28 === "WEBHOOK"))){
-const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema302.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema302.properties.source.enum,parentSchema:schema302.properties.source,data:data28};
+const err37 = {instancePath:instancePath+"/timeline/" + i1+"/source",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/source/enum",keyword:"enum",params:{allowedValues: schema320.properties.source.enum},message:"must be equal to one of the allowed values",schema:schema320.properties.source.enum,parentSchema:schema320.properties.source,data:data28};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -20947,7 +22529,7 @@ errors++;
 if(data26.status !== undefined){
 let data29 = data26.status;
 if(typeof data29 !== "string"){
-const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.status.type,parentSchema:schema302.properties.status,data:data29};
+const err38 = {instancePath:instancePath+"/timeline/" + i1+"/status",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.status.type,parentSchema:schema320.properties.status,data:data29};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -20960,7 +22542,7 @@ errors++;
 if(data26.eventId !== undefined){
 let data30 = data26.eventId;
 if(typeof data30 !== "string"){
-const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventId.type,parentSchema:schema302.properties.eventId,data:data30};
+const err39 = {instancePath:instancePath+"/timeline/" + i1+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.eventId.type,parentSchema:schema320.properties.eventId,data:data30};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -20973,7 +22555,7 @@ errors++;
 if(data26.eventType !== undefined){
 let data31 = data26.eventType;
 if(typeof data31 !== "string"){
-const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.eventType.type,parentSchema:schema302.properties.eventType,data:data31};
+const err40 = {instancePath:instancePath+"/timeline/" + i1+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.eventType.type,parentSchema:schema320.properties.eventType,data:data31};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -20986,7 +22568,7 @@ errors++;
 if(data26.reasonCode !== undefined){
 let data32 = data26.reasonCode;
 if(typeof data32 !== "string"){
-const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reasonCode.type,parentSchema:schema302.properties.reasonCode,data:data32};
+const err41 = {instancePath:instancePath+"/timeline/" + i1+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.reasonCode.type,parentSchema:schema320.properties.reasonCode,data:data32};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -20999,7 +22581,7 @@ errors++;
 if(data26.reason !== undefined){
 let data33 = data26.reason;
 if(typeof data33 !== "string"){
-const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema302.properties.reason.type,parentSchema:schema302.properties.reason,data:data33};
+const err42 = {instancePath:instancePath+"/timeline/" + i1+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema320.properties.reason.type,parentSchema:schema320.properties.reason,data:data33};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -21011,7 +22593,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema302.type,parentSchema:schema302,data:data26};
+const err43 = {instancePath:instancePath+"/timeline/" + i1,schemaPath:"urn:provcert:contract#/$defs/CoreTimelineEntry/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema320.type,parentSchema:schema320,data:data26};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -21023,7 +22605,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema304.properties.timeline.type,parentSchema:schema304.properties.timeline,data:data25};
+const err44 = {instancePath:instancePath+"/timeline",schemaPath:"#/properties/timeline/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema322.properties.timeline.type,parentSchema:schema322.properties.timeline,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -21035,7 +22617,7 @@ errors++;
 }
 }
 else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema304.type,parentSchema:schema304,data};
+const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema322.type,parentSchema:schema322,data};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -21044,38 +22626,38 @@ if (vErrors.length < 1000) vErrors.push(err45);
 }
 errors++;
 }
-validate216.errors = vErrors; validate216.errorCount = errors;
+validate230.errors = vErrors; validate230.errorCount = errors;
 return errors === 0;
 }
-validate216.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate216(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate216.errors.slice(0, 1000); else for (const e of validate216.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate216.errorCount ?? validate216.errors.length;
+if(!(validate230(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate230.errors.slice(0, 1000); else for (const e of validate230.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate230.errorCount ?? validate230.errors.length;
 }
-validate215.errors = vErrors; validate215.errorCount = errors;
+validate229.errors = vErrors; validate229.errorCount = errors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"id":true,"publicId":true,"externalActionId":true,"certificationId":true,"status":true,"paymentStatus":true,"paymentStatusSource":true,"total":true,"subtotal":true,"currency":true,"customerName":true,"customerPhoneMasked":true,"fulfillmentType":true,"lines":true,"createdAt":true,"explanation":true,"timeline":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEvent = validate218;
-const schema306 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
-const schema307 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
+export const schema_CoreLogEvent = validate232;
+const schema324 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"};
+const schema325 = {"type":"object","description":"provcert's definition. One entry of the redacted operations log; never a credential, secret, token or internal note.","required":["id","at","kind","slug","summary"],"properties":{"id":{"type":"string","description":"op-N for the operations log, wh-SLUG-N for a webhook request."},"at":{"type":"string","format":"date-time"},"kind":{"type":"string","enum":["registration","certification","decision","secret-rotation","webhook"]},"slug":{"type":"string"},"actor":{"type":"string"},"summary":{"type":"string"},"trigger":{"type":"string"},"from":{"type":"string"},"to":{"type":"string"},"reasonCode":{"type":"string"},"reason":{"type":"string"},"certificationId":{"type":"string"},"verdict":{"type":"string"},"configVersion":{"type":"integer"},"previousSecretValidUntil":{"type":"string","format":"date-time","description":"secret-rotation: until when the replaced webhook secret is accepted (the secrets themselves are never logged)."},"eventId":{"type":"string"},"eventType":{"type":"string"},"actionId":{"type":"string"},"newStatus":{"type":"string"},"verified":{"type":"boolean"},"verifiedWith":{"type":"string","enum":["previous"]},"answeredStatus":{"type":"integer"},"problem":{"type":"string"}}};
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
+const evaluated0 = validate232.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21084,7 +22666,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema307.required,parentSchema:schema307,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21094,7 +22676,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.at === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema307.required,parentSchema:schema307,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21104,7 +22686,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.kind === undefined){
-const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema307.required,parentSchema:schema307,data};
+const err2 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21114,7 +22696,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data.slug === undefined){
-const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema307.required,parentSchema:schema307,data};
+const err3 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21124,7 +22706,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data.summary === undefined){
-const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema307.required,parentSchema:schema307,data};
+const err4 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema325.required,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21136,7 +22718,7 @@ errors++;
 if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.id.type,parentSchema:schema307.properties.id,data:data0};
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.id.type,parentSchema:schema325.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21150,7 +22732,7 @@ if(data.at !== undefined){
 let data1 = data.at;
 if(typeof data1 === "string"){
 if(!(formats14.validate(data1))){
-const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.at,data:data1};
+const err6 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema325.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -21161,7 +22743,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.at.type,parentSchema:schema307.properties.at,data:data1};
+const err7 = {instancePath:instancePath+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.at.type,parentSchema:schema325.properties.at,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -21174,7 +22756,7 @@ errors++;
 if(data.kind !== undefined){
 let data2 = data.kind;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.kind.type,parentSchema:schema307.properties.kind,data:data2};
+const err8 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.kind.type,parentSchema:schema325.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -21184,7 +22766,7 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 if(!(((((data2 === "registration") || (data2 === "certification")) || (data2 === "decision")) || (data2 === "secret-rotation")) || (data2 === "webhook"))){
-const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema307.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.kind.enum,parentSchema:schema307.properties.kind,data:data2};
+const err9 = {instancePath:instancePath+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema325.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema325.properties.kind.enum,parentSchema:schema325.properties.kind,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21197,7 +22779,7 @@ errors++;
 if(data.slug !== undefined){
 let data3 = data.slug;
 if(typeof data3 !== "string"){
-const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.slug.type,parentSchema:schema307.properties.slug,data:data3};
+const err10 = {instancePath:instancePath+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.slug.type,parentSchema:schema325.properties.slug,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21210,7 +22792,7 @@ errors++;
 if(data.actor !== undefined){
 let data4 = data.actor;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actor.type,parentSchema:schema307.properties.actor,data:data4};
+const err11 = {instancePath:instancePath+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.actor.type,parentSchema:schema325.properties.actor,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -21223,7 +22805,7 @@ errors++;
 if(data.summary !== undefined){
 let data5 = data.summary;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.summary.type,parentSchema:schema307.properties.summary,data:data5};
+const err12 = {instancePath:instancePath+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.summary.type,parentSchema:schema325.properties.summary,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -21236,7 +22818,7 @@ errors++;
 if(data.trigger !== undefined){
 let data6 = data.trigger;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.trigger.type,parentSchema:schema307.properties.trigger,data:data6};
+const err13 = {instancePath:instancePath+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.trigger.type,parentSchema:schema325.properties.trigger,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21249,7 +22831,7 @@ errors++;
 if(data.from !== undefined){
 let data7 = data.from;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.from.type,parentSchema:schema307.properties.from,data:data7};
+const err14 = {instancePath:instancePath+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.from.type,parentSchema:schema325.properties.from,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -21262,7 +22844,7 @@ errors++;
 if(data.to !== undefined){
 let data8 = data.to;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.to.type,parentSchema:schema307.properties.to,data:data8};
+const err15 = {instancePath:instancePath+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.to.type,parentSchema:schema325.properties.to,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21275,7 +22857,7 @@ errors++;
 if(data.reasonCode !== undefined){
 let data9 = data.reasonCode;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reasonCode.type,parentSchema:schema307.properties.reasonCode,data:data9};
+const err16 = {instancePath:instancePath+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.reasonCode.type,parentSchema:schema325.properties.reasonCode,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21288,7 +22870,7 @@ errors++;
 if(data.reason !== undefined){
 let data10 = data.reason;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reason.type,parentSchema:schema307.properties.reason,data:data10};
+const err17 = {instancePath:instancePath+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.reason.type,parentSchema:schema325.properties.reason,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -21301,7 +22883,7 @@ errors++;
 if(data.certificationId !== undefined){
 let data11 = data.certificationId;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.certificationId.type,parentSchema:schema307.properties.certificationId,data:data11};
+const err18 = {instancePath:instancePath+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.certificationId.type,parentSchema:schema325.properties.certificationId,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -21314,7 +22896,7 @@ errors++;
 if(data.verdict !== undefined){
 let data12 = data.verdict;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verdict.type,parentSchema:schema307.properties.verdict,data:data12};
+const err19 = {instancePath:instancePath+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.verdict.type,parentSchema:schema325.properties.verdict,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21327,7 +22909,7 @@ errors++;
 if(data.configVersion !== undefined){
 let data13 = data.configVersion;
 if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.configVersion.type,parentSchema:schema307.properties.configVersion,data:data13};
+const err20 = {instancePath:instancePath+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema325.properties.configVersion.type,parentSchema:schema325.properties.configVersion,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -21341,7 +22923,7 @@ if(data.previousSecretValidUntil !== undefined){
 let data14 = data.previousSecretValidUntil;
 if(typeof data14 === "string"){
 if(!(formats14.validate(data14))){
-const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.previousSecretValidUntil,data:data14};
+const err21 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema325.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -21352,7 +22934,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.previousSecretValidUntil.type,parentSchema:schema307.properties.previousSecretValidUntil,data:data14};
+const err22 = {instancePath:instancePath+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.previousSecretValidUntil.type,parentSchema:schema325.properties.previousSecretValidUntil,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -21365,7 +22947,7 @@ errors++;
 if(data.eventId !== undefined){
 let data15 = data.eventId;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventId.type,parentSchema:schema307.properties.eventId,data:data15};
+const err23 = {instancePath:instancePath+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.eventId.type,parentSchema:schema325.properties.eventId,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -21378,7 +22960,7 @@ errors++;
 if(data.eventType !== undefined){
 let data16 = data.eventType;
 if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventType.type,parentSchema:schema307.properties.eventType,data:data16};
+const err24 = {instancePath:instancePath+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.eventType.type,parentSchema:schema325.properties.eventType,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -21391,7 +22973,7 @@ errors++;
 if(data.actionId !== undefined){
 let data17 = data.actionId;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actionId.type,parentSchema:schema307.properties.actionId,data:data17};
+const err25 = {instancePath:instancePath+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.actionId.type,parentSchema:schema325.properties.actionId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -21404,7 +22986,7 @@ errors++;
 if(data.newStatus !== undefined){
 let data18 = data.newStatus;
 if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.newStatus.type,parentSchema:schema307.properties.newStatus,data:data18};
+const err26 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.newStatus.type,parentSchema:schema325.properties.newStatus,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -21417,7 +22999,7 @@ errors++;
 if(data.verified !== undefined){
 let data19 = data.verified;
 if(typeof data19 !== "boolean"){
-const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema307.properties.verified.type,parentSchema:schema307.properties.verified,data:data19};
+const err27 = {instancePath:instancePath+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema325.properties.verified.type,parentSchema:schema325.properties.verified,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -21430,7 +23012,7 @@ errors++;
 if(data.verifiedWith !== undefined){
 let data20 = data.verifiedWith;
 if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verifiedWith.type,parentSchema:schema307.properties.verifiedWith,data:data20};
+const err28 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.verifiedWith.type,parentSchema:schema325.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -21440,7 +23022,7 @@ if (vErrors.length < 1000) vErrors.push(err28);
 errors++;
 }
 if(!(data20 === "previous")){
-const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema307.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.verifiedWith.enum,parentSchema:schema307.properties.verifiedWith,data:data20};
+const err29 = {instancePath:instancePath+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema325.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema325.properties.verifiedWith.enum,parentSchema:schema325.properties.verifiedWith,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -21453,7 +23035,7 @@ errors++;
 if(data.answeredStatus !== undefined){
 let data21 = data.answeredStatus;
 if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
-const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.answeredStatus.type,parentSchema:schema307.properties.answeredStatus,data:data21};
+const err30 = {instancePath:instancePath+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema325.properties.answeredStatus.type,parentSchema:schema325.properties.answeredStatus,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -21466,7 +23048,7 @@ errors++;
 if(data.problem !== undefined){
 let data22 = data.problem;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.problem.type,parentSchema:schema307.properties.problem,data:data22};
+const err31 = {instancePath:instancePath+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.problem.type,parentSchema:schema325.properties.problem,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -21478,7 +23060,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data};
+const err32 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema325.type,parentSchema:schema325,data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -21487,19 +23069,19 @@ if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
-validate218.errors = vErrors; validate218.errorCount = errors;
+validate232.errors = vErrors; validate232.errorCount = errors;
 return errors === 0;
 }
-validate218.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
+validate232.evaluated = {"props":{"id":true,"at":true,"kind":true,"slug":true,"actor":true,"summary":true,"trigger":true,"from":true,"to":true,"reasonCode":true,"reason":true,"certificationId":true,"verdict":true,"configVersion":true,"previousSecretValidUntil":true,"eventId":true,"eventType":true,"actionId":true,"newStatus":true,"verified":true,"verifiedWith":true,"answeredStatus":true,"problem":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogEventList = validate219;
-const schema308 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
-const schema309 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
+export const schema_CoreLogEventList = validate233;
+const schema326 = {"$ref":"urn:provcert:contract#/$defs/CoreLogEventList"};
+const schema327 = {"type":"object","description":"provcert's definition. One page of GET /api/v1/admin/logs/events.","required":["data","total","pagination"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0},"pagination":{"$ref":"urn:provcert:contract#/$defs/CorePagination"}}};
 
-function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate220.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -21508,7 +23090,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema309.required,parentSchema:schema309,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema327.required,parentSchema:schema327,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -21518,7 +23100,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema309.required,parentSchema:schema309,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema327.required,parentSchema:schema327,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -21528,7 +23110,7 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 if(data.pagination === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema309.required,parentSchema:schema309,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pagination"},message:"must have required property '"+"pagination"+"'",schema:schema327.required,parentSchema:schema327,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -21545,7 +23127,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -21555,7 +23137,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.at === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -21565,7 +23147,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.kind === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -21575,7 +23157,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.slug === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -21585,7 +23167,7 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 if(data1.summary === undefined){
-const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err7 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -21597,7 +23179,7 @@ errors++;
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.id.type,parentSchema:schema307.properties.id,data:data2};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.id.type,parentSchema:schema325.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -21611,7 +23193,7 @@ if(data1.at !== undefined){
 let data3 = data1.at;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.at,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema325.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -21622,7 +23204,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.at.type,parentSchema:schema307.properties.at,data:data3};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.at.type,parentSchema:schema325.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -21635,7 +23217,7 @@ errors++;
 if(data1.kind !== undefined){
 let data4 = data1.kind;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.kind.type,parentSchema:schema307.properties.kind,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.kind.type,parentSchema:schema325.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -21645,7 +23227,7 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema307.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.kind.enum,parentSchema:schema307.properties.kind,data:data4};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema325.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema325.properties.kind.enum,parentSchema:schema325.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -21658,7 +23240,7 @@ errors++;
 if(data1.slug !== undefined){
 let data5 = data1.slug;
 if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.slug.type,parentSchema:schema307.properties.slug,data:data5};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.slug.type,parentSchema:schema325.properties.slug,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -21671,7 +23253,7 @@ errors++;
 if(data1.actor !== undefined){
 let data6 = data1.actor;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actor.type,parentSchema:schema307.properties.actor,data:data6};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.actor.type,parentSchema:schema325.properties.actor,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -21684,7 +23266,7 @@ errors++;
 if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.summary.type,parentSchema:schema307.properties.summary,data:data7};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.summary.type,parentSchema:schema325.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -21697,7 +23279,7 @@ errors++;
 if(data1.trigger !== undefined){
 let data8 = data1.trigger;
 if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.trigger.type,parentSchema:schema307.properties.trigger,data:data8};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.trigger.type,parentSchema:schema325.properties.trigger,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -21710,7 +23292,7 @@ errors++;
 if(data1.from !== undefined){
 let data9 = data1.from;
 if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.from.type,parentSchema:schema307.properties.from,data:data9};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.from.type,parentSchema:schema325.properties.from,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -21723,7 +23305,7 @@ errors++;
 if(data1.to !== undefined){
 let data10 = data1.to;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.to.type,parentSchema:schema307.properties.to,data:data10};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.to.type,parentSchema:schema325.properties.to,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -21736,7 +23318,7 @@ errors++;
 if(data1.reasonCode !== undefined){
 let data11 = data1.reasonCode;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reasonCode.type,parentSchema:schema307.properties.reasonCode,data:data11};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.reasonCode.type,parentSchema:schema325.properties.reasonCode,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -21749,7 +23331,7 @@ errors++;
 if(data1.reason !== undefined){
 let data12 = data1.reason;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reason.type,parentSchema:schema307.properties.reason,data:data12};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.reason.type,parentSchema:schema325.properties.reason,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -21762,7 +23344,7 @@ errors++;
 if(data1.certificationId !== undefined){
 let data13 = data1.certificationId;
 if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.certificationId.type,parentSchema:schema307.properties.certificationId,data:data13};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.certificationId.type,parentSchema:schema325.properties.certificationId,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -21775,7 +23357,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data14 = data1.verdict;
 if(typeof data14 !== "string"){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verdict.type,parentSchema:schema307.properties.verdict,data:data14};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.verdict.type,parentSchema:schema325.properties.verdict,data:data14};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -21788,7 +23370,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data15 = data1.configVersion;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.configVersion.type,parentSchema:schema307.properties.configVersion,data:data15};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema325.properties.configVersion.type,parentSchema:schema325.properties.configVersion,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -21802,7 +23384,7 @@ if(data1.previousSecretValidUntil !== undefined){
 let data16 = data1.previousSecretValidUntil;
 if(typeof data16 === "string"){
 if(!(formats14.validate(data16))){
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema325.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -21813,7 +23395,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.previousSecretValidUntil.type,parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.previousSecretValidUntil.type,parentSchema:schema325.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -21826,7 +23408,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data17 = data1.eventId;
 if(typeof data17 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventId.type,parentSchema:schema307.properties.eventId,data:data17};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.eventId.type,parentSchema:schema325.properties.eventId,data:data17};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -21839,7 +23421,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data18 = data1.eventType;
 if(typeof data18 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventType.type,parentSchema:schema307.properties.eventType,data:data18};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.eventType.type,parentSchema:schema325.properties.eventType,data:data18};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -21852,7 +23434,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data19 = data1.actionId;
 if(typeof data19 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actionId.type,parentSchema:schema307.properties.actionId,data:data19};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.actionId.type,parentSchema:schema325.properties.actionId,data:data19};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -21865,7 +23447,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data20 = data1.newStatus;
 if(typeof data20 !== "string"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.newStatus.type,parentSchema:schema307.properties.newStatus,data:data20};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.newStatus.type,parentSchema:schema325.properties.newStatus,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -21878,7 +23460,7 @@ errors++;
 if(data1.verified !== undefined){
 let data21 = data1.verified;
 if(typeof data21 !== "boolean"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema307.properties.verified.type,parentSchema:schema307.properties.verified,data:data21};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema325.properties.verified.type,parentSchema:schema325.properties.verified,data:data21};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -21891,7 +23473,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data22 = data1.verifiedWith;
 if(typeof data22 !== "string"){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verifiedWith.type,parentSchema:schema307.properties.verifiedWith,data:data22};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.verifiedWith.type,parentSchema:schema325.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -21901,7 +23483,7 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 if(!(data22 === "previous")){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema307.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.verifiedWith.enum,parentSchema:schema307.properties.verifiedWith,data:data22};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema325.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema325.properties.verifiedWith.enum,parentSchema:schema325.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -21914,7 +23496,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data23 = data1.answeredStatus;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.answeredStatus.type,parentSchema:schema307.properties.answeredStatus,data:data23};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema325.properties.answeredStatus.type,parentSchema:schema325.properties.answeredStatus,data:data23};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -21927,7 +23509,7 @@ errors++;
 if(data1.problem !== undefined){
 let data24 = data1.problem;
 if(typeof data24 !== "string"){
-const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.problem.type,parentSchema:schema307.properties.problem,data:data24};
+const err34 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.problem.type,parentSchema:schema325.properties.problem,data:data24};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -21939,7 +23521,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data:data1};
+const err35 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema325.type,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -21951,7 +23533,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema309.properties.data.type,parentSchema:schema309.properties.data,data:data0};
+const err36 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema327.properties.data.type,parentSchema:schema327.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -21964,7 +23546,7 @@ errors++;
 if(data.total !== undefined){
 let data25 = data.total;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema309.properties.total.type,parentSchema:schema309.properties.total,data:data25};
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema327.properties.total.type,parentSchema:schema327.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -21975,7 +23557,7 @@ errors++;
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema309.properties.total,data:data25};
+const err38 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema327.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -21990,7 +23572,7 @@ if(data.pagination !== undefined){
 let data26 = data.pagination;
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.total === undefined){
-const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
+const err39 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema264.required,parentSchema:schema264,data:data26};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -22000,7 +23582,7 @@ if (vErrors.length < 1000) vErrors.push(err39);
 errors++;
 }
 if(data26.limit === undefined){
-const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
+const err40 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'",schema:schema264.required,parentSchema:schema264,data:data26};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -22010,7 +23592,7 @@ if (vErrors.length < 1000) vErrors.push(err40);
 errors++;
 }
 if(data26.offset === undefined){
-const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
+const err41 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "offset"},message:"must have required property '"+"offset"+"'",schema:schema264.required,parentSchema:schema264,data:data26};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -22020,7 +23602,7 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 if(data26.hasMore === undefined){
-const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema246.required,parentSchema:schema246,data:data26};
+const err42 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/required",keyword:"required",params:{missingProperty: "hasMore"},message:"must have required property '"+"hasMore"+"'",schema:schema264.required,parentSchema:schema264,data:data26};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -22032,7 +23614,7 @@ errors++;
 if(data26.total !== undefined){
 let data27 = data26.total;
 if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.total.type,parentSchema:schema246.properties.total,data:data27};
+const err43 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.total.type,parentSchema:schema264.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -22043,7 +23625,7 @@ errors++;
 }
 if((typeof data27 == "number") && (isFinite(data27))){
 if(data27 < 0 || isNaN(data27)){
-const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.total,data:data27};
+const err44 = {instancePath:instancePath+"/pagination/total",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.total,data:data27};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -22057,7 +23639,7 @@ errors++;
 if(data26.limit !== undefined){
 let data28 = data26.limit;
 if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.limit.type,parentSchema:schema246.properties.limit,data:data28};
+const err45 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.limit.type,parentSchema:schema264.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -22068,7 +23650,7 @@ errors++;
 }
 if((typeof data28 == "number") && (isFinite(data28))){
 if(data28 < 1 || isNaN(data28)){
-const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema246.properties.limit,data:data28};
+const err46 = {instancePath:instancePath+"/pagination/limit",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema264.properties.limit,data:data28};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -22082,7 +23664,7 @@ errors++;
 if(data26.offset !== undefined){
 let data29 = data26.offset;
 if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema246.properties.offset.type,parentSchema:schema246.properties.offset,data:data29};
+const err47 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema264.properties.offset.type,parentSchema:schema264.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -22093,7 +23675,7 @@ errors++;
 }
 if((typeof data29 == "number") && (isFinite(data29))){
 if(data29 < 0 || isNaN(data29)){
-const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema246.properties.offset,data:data29};
+const err48 = {instancePath:instancePath+"/pagination/offset",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema264.properties.offset,data:data29};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -22107,7 +23689,7 @@ errors++;
 if(data26.hasMore !== undefined){
 let data30 = data26.hasMore;
 if(typeof data30 !== "boolean"){
-const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema246.properties.hasMore.type,parentSchema:schema246.properties.hasMore,data:data30};
+const err49 = {instancePath:instancePath+"/pagination/hasMore",schemaPath:"urn:provcert:contract#/$defs/CorePagination/properties/hasMore/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema264.properties.hasMore.type,parentSchema:schema264.properties.hasMore,data:data30};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -22119,7 +23701,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema246.type,parentSchema:schema246,data:data26};
+const err50 = {instancePath:instancePath+"/pagination",schemaPath:"urn:provcert:contract#/$defs/CorePagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema264.type,parentSchema:schema264,data:data26};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -22131,7 +23713,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema309.type,parentSchema:schema309,data};
+const err51 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema327.type,parentSchema:schema327,data};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -22140,38 +23722,38 @@ if (vErrors.length < 1000) vErrors.push(err51);
 }
 errors++;
 }
-validate220.errors = vErrors; validate220.errorCount = errors;
+validate234.errors = vErrors; validate234.errorCount = errors;
 return errors === 0;
 }
-validate220.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate233.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate220(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate220.errors.slice(0, 1000); else for (const e of validate220.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate220.errorCount ?? validate220.errors.length;
+if(!(validate234(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate234.errors.slice(0, 1000); else for (const e of validate234.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate234.errorCount ?? validate234.errors.length;
 }
-validate219.errors = vErrors; validate219.errorCount = errors;
+validate233.errors = vErrors; validate233.errorCount = errors;
 return errors === 0;
 }
-validate219.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
+validate233.evaluated = {"props":{"data":true,"total":true,"pagination":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreLogExport = validate222;
-const schema312 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
-const schema313 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
+export const schema_CoreLogExport = validate236;
+const schema330 = {"$ref":"urn:provcert:contract#/$defs/CoreLogExport"};
+const schema331 = {"type":"object","description":"provcert's definition. The JSON export.","required":["data","total"],"properties":{"data":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/CoreLogEvent"}},"total":{"type":"integer","minimum":0}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22180,7 +23762,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema313.required,parentSchema:schema313,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema331.required,parentSchema:schema331,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22190,7 +23772,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.total === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema313.required,parentSchema:schema313,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'",schema:schema331.required,parentSchema:schema331,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22207,7 +23789,7 @@ for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id === undefined){
-const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err2 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22217,7 +23799,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(data1.at === undefined){
-const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err3 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "at"},message:"must have required property '"+"at"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22227,7 +23809,7 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 if(data1.kind === undefined){
-const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err4 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22237,7 +23819,7 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 if(data1.slug === undefined){
-const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err5 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "slug"},message:"must have required property '"+"slug"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -22247,7 +23829,7 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 if(data1.summary === undefined){
-const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema307.required,parentSchema:schema307,data:data1};
+const err6 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/required",keyword:"required",params:{missingProperty: "summary"},message:"must have required property '"+"summary"+"'",schema:schema325.required,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -22259,7 +23841,7 @@ errors++;
 if(data1.id !== undefined){
 let data2 = data1.id;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.id.type,parentSchema:schema307.properties.id,data:data2};
+const err7 = {instancePath:instancePath+"/data/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.id.type,parentSchema:schema325.properties.id,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -22273,7 +23855,7 @@ if(data1.at !== undefined){
 let data3 = data1.at;
 if(typeof data3 === "string"){
 if(!(formats14.validate(data3))){
-const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.at,data:data3};
+const err8 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema325.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -22284,7 +23866,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.at.type,parentSchema:schema307.properties.at,data:data3};
+const err9 = {instancePath:instancePath+"/data/" + i0+"/at",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.at.type,parentSchema:schema325.properties.at,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -22297,7 +23879,7 @@ errors++;
 if(data1.kind !== undefined){
 let data4 = data1.kind;
 if(typeof data4 !== "string"){
-const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.kind.type,parentSchema:schema307.properties.kind,data:data4};
+const err10 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.kind.type,parentSchema:schema325.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -22307,7 +23889,7 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 if(!(((((data4 === "registration") || (data4 === "certification")) || (data4 === "decision")) || (data4 === "secret-rotation")) || (data4 === "webhook"))){
-const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema307.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.kind.enum,parentSchema:schema307.properties.kind,data:data4};
+const err11 = {instancePath:instancePath+"/data/" + i0+"/kind",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/kind/enum",keyword:"enum",params:{allowedValues: schema325.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema325.properties.kind.enum,parentSchema:schema325.properties.kind,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -22320,7 +23902,7 @@ errors++;
 if(data1.slug !== undefined){
 let data5 = data1.slug;
 if(typeof data5 !== "string"){
-const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.slug.type,parentSchema:schema307.properties.slug,data:data5};
+const err12 = {instancePath:instancePath+"/data/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.slug.type,parentSchema:schema325.properties.slug,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -22333,7 +23915,7 @@ errors++;
 if(data1.actor !== undefined){
 let data6 = data1.actor;
 if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actor.type,parentSchema:schema307.properties.actor,data:data6};
+const err13 = {instancePath:instancePath+"/data/" + i0+"/actor",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.actor.type,parentSchema:schema325.properties.actor,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -22346,7 +23928,7 @@ errors++;
 if(data1.summary !== undefined){
 let data7 = data1.summary;
 if(typeof data7 !== "string"){
-const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.summary.type,parentSchema:schema307.properties.summary,data:data7};
+const err14 = {instancePath:instancePath+"/data/" + i0+"/summary",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.summary.type,parentSchema:schema325.properties.summary,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -22359,7 +23941,7 @@ errors++;
 if(data1.trigger !== undefined){
 let data8 = data1.trigger;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.trigger.type,parentSchema:schema307.properties.trigger,data:data8};
+const err15 = {instancePath:instancePath+"/data/" + i0+"/trigger",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.trigger.type,parentSchema:schema325.properties.trigger,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -22372,7 +23954,7 @@ errors++;
 if(data1.from !== undefined){
 let data9 = data1.from;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.from.type,parentSchema:schema307.properties.from,data:data9};
+const err16 = {instancePath:instancePath+"/data/" + i0+"/from",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/from/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.from.type,parentSchema:schema325.properties.from,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22385,7 +23967,7 @@ errors++;
 if(data1.to !== undefined){
 let data10 = data1.to;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.to.type,parentSchema:schema307.properties.to,data:data10};
+const err17 = {instancePath:instancePath+"/data/" + i0+"/to",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.to.type,parentSchema:schema325.properties.to,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -22398,7 +23980,7 @@ errors++;
 if(data1.reasonCode !== undefined){
 let data11 = data1.reasonCode;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reasonCode.type,parentSchema:schema307.properties.reasonCode,data:data11};
+const err18 = {instancePath:instancePath+"/data/" + i0+"/reasonCode",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reasonCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.reasonCode.type,parentSchema:schema325.properties.reasonCode,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -22411,7 +23993,7 @@ errors++;
 if(data1.reason !== undefined){
 let data12 = data1.reason;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.reason.type,parentSchema:schema307.properties.reason,data:data12};
+const err19 = {instancePath:instancePath+"/data/" + i0+"/reason",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.reason.type,parentSchema:schema325.properties.reason,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22424,7 +24006,7 @@ errors++;
 if(data1.certificationId !== undefined){
 let data13 = data1.certificationId;
 if(typeof data13 !== "string"){
-const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.certificationId.type,parentSchema:schema307.properties.certificationId,data:data13};
+const err20 = {instancePath:instancePath+"/data/" + i0+"/certificationId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/certificationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.certificationId.type,parentSchema:schema325.properties.certificationId,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -22437,7 +24019,7 @@ errors++;
 if(data1.verdict !== undefined){
 let data14 = data1.verdict;
 if(typeof data14 !== "string"){
-const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verdict.type,parentSchema:schema307.properties.verdict,data:data14};
+const err21 = {instancePath:instancePath+"/data/" + i0+"/verdict",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.verdict.type,parentSchema:schema325.properties.verdict,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -22450,7 +24032,7 @@ errors++;
 if(data1.configVersion !== undefined){
 let data15 = data1.configVersion;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.configVersion.type,parentSchema:schema307.properties.configVersion,data:data15};
+const err22 = {instancePath:instancePath+"/data/" + i0+"/configVersion",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/configVersion/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema325.properties.configVersion.type,parentSchema:schema325.properties.configVersion,data:data15};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -22464,7 +24046,7 @@ if(data1.previousSecretValidUntil !== undefined){
 let data16 = data1.previousSecretValidUntil;
 if(typeof data16 === "string"){
 if(!(formats14.validate(data16))){
-const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
+const err23 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema325.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -22475,7 +24057,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.previousSecretValidUntil.type,parentSchema:schema307.properties.previousSecretValidUntil,data:data16};
+const err24 = {instancePath:instancePath+"/data/" + i0+"/previousSecretValidUntil",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/previousSecretValidUntil/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.previousSecretValidUntil.type,parentSchema:schema325.properties.previousSecretValidUntil,data:data16};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -22488,7 +24070,7 @@ errors++;
 if(data1.eventId !== undefined){
 let data17 = data1.eventId;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventId.type,parentSchema:schema307.properties.eventId,data:data17};
+const err25 = {instancePath:instancePath+"/data/" + i0+"/eventId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.eventId.type,parentSchema:schema325.properties.eventId,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -22501,7 +24083,7 @@ errors++;
 if(data1.eventType !== undefined){
 let data18 = data1.eventType;
 if(typeof data18 !== "string"){
-const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.eventType.type,parentSchema:schema307.properties.eventType,data:data18};
+const err26 = {instancePath:instancePath+"/data/" + i0+"/eventType",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.eventType.type,parentSchema:schema325.properties.eventType,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -22514,7 +24096,7 @@ errors++;
 if(data1.actionId !== undefined){
 let data19 = data1.actionId;
 if(typeof data19 !== "string"){
-const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.actionId.type,parentSchema:schema307.properties.actionId,data:data19};
+const err27 = {instancePath:instancePath+"/data/" + i0+"/actionId",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.actionId.type,parentSchema:schema325.properties.actionId,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -22527,7 +24109,7 @@ errors++;
 if(data1.newStatus !== undefined){
 let data20 = data1.newStatus;
 if(typeof data20 !== "string"){
-const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.newStatus.type,parentSchema:schema307.properties.newStatus,data:data20};
+const err28 = {instancePath:instancePath+"/data/" + i0+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/newStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.newStatus.type,parentSchema:schema325.properties.newStatus,data:data20};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -22540,7 +24122,7 @@ errors++;
 if(data1.verified !== undefined){
 let data21 = data1.verified;
 if(typeof data21 !== "boolean"){
-const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema307.properties.verified.type,parentSchema:schema307.properties.verified,data:data21};
+const err29 = {instancePath:instancePath+"/data/" + i0+"/verified",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema325.properties.verified.type,parentSchema:schema325.properties.verified,data:data21};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -22553,7 +24135,7 @@ errors++;
 if(data1.verifiedWith !== undefined){
 let data22 = data1.verifiedWith;
 if(typeof data22 !== "string"){
-const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.verifiedWith.type,parentSchema:schema307.properties.verifiedWith,data:data22};
+const err30 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.verifiedWith.type,parentSchema:schema325.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -22563,7 +24145,7 @@ if (vErrors.length < 1000) vErrors.push(err30);
 errors++;
 }
 if(!(data22 === "previous")){
-const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema307.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema307.properties.verifiedWith.enum,parentSchema:schema307.properties.verifiedWith,data:data22};
+const err31 = {instancePath:instancePath+"/data/" + i0+"/verifiedWith",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/verifiedWith/enum",keyword:"enum",params:{allowedValues: schema325.properties.verifiedWith.enum},message:"must be equal to one of the allowed values",schema:schema325.properties.verifiedWith.enum,parentSchema:schema325.properties.verifiedWith,data:data22};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -22576,7 +24158,7 @@ errors++;
 if(data1.answeredStatus !== undefined){
 let data23 = data1.answeredStatus;
 if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema307.properties.answeredStatus.type,parentSchema:schema307.properties.answeredStatus,data:data23};
+const err32 = {instancePath:instancePath+"/data/" + i0+"/answeredStatus",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/answeredStatus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema325.properties.answeredStatus.type,parentSchema:schema325.properties.answeredStatus,data:data23};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -22589,7 +24171,7 @@ errors++;
 if(data1.problem !== undefined){
 let data24 = data1.problem;
 if(typeof data24 !== "string"){
-const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema307.properties.problem.type,parentSchema:schema307.properties.problem,data:data24};
+const err33 = {instancePath:instancePath+"/data/" + i0+"/problem",schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/properties/problem/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema325.properties.problem.type,parentSchema:schema325.properties.problem,data:data24};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -22601,7 +24183,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema307.type,parentSchema:schema307,data:data1};
+const err34 = {instancePath:instancePath+"/data/" + i0,schemaPath:"urn:provcert:contract#/$defs/CoreLogEvent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema325.type,parentSchema:schema325,data:data1};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -22613,7 +24195,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema313.properties.data.type,parentSchema:schema313.properties.data,data:data0};
+const err35 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema331.properties.data.type,parentSchema:schema331.properties.data,data:data0};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -22626,7 +24208,7 @@ errors++;
 if(data.total !== undefined){
 let data25 = data.total;
 if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema313.properties.total.type,parentSchema:schema313.properties.total,data:data25};
+const err36 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema331.properties.total.type,parentSchema:schema331.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -22637,7 +24219,7 @@ errors++;
 }
 if((typeof data25 == "number") && (isFinite(data25))){
 if(data25 < 0 || isNaN(data25)){
-const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema313.properties.total,data:data25};
+const err37 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema331.properties.total,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -22650,7 +24232,7 @@ errors++;
 }
 }
 else {
-const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema313.type,parentSchema:schema313,data};
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema331.type,parentSchema:schema331,data};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -22659,38 +24241,38 @@ if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
-validate223.errors = vErrors; validate223.errorCount = errors;
+validate237.errors = vErrors; validate237.errorCount = errors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate223(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate223.errors.slice(0, 1000); else for (const e of validate223.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate223.errorCount ?? validate223.errors.length;
+if(!(validate237(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate237.errors.slice(0, 1000); else for (const e of validate237.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate237.errorCount ?? validate237.errors.length;
 }
-validate222.errors = vErrors; validate222.errorCount = errors;
+validate236.errors = vErrors; validate236.errorCount = errors;
 return errors === 0;
 }
-validate222.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"props":{"data":true,"total":true},"dynamicProps":false,"dynamicItems":false};
 
-export const schema_CoreError = validate225;
-const schema315 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
-const schema316 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
+export const schema_CoreError = validate239;
+const schema333 = {"$ref":"urn:provcert:contract#/$defs/CoreError"};
+const schema334 = {"type":"object","description":"provcert's definition; the contract does not show the error body of the core routes. provcert answers\nthe same `{ code, message }` as ErrorResponse; the codes are the contract's INVALID_ARGUMENT,\nUNAUTHORIZED, NOT_FOUND and INTERNAL_ERROR plus CONFLICT (409: the request conflicts with the\nprovider's state), which the contract does not name.\n","required":["code","message"],"properties":{"code":{"type":"string","enum":["INVALID_ARGUMENT","UNAUTHORIZED","NOT_FOUND","CONFLICT","INTERNAL_ERROR"]},"message":{"type":"string"}}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22699,7 +24281,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.code === undefined){
-const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema316.required,parentSchema:schema316,data};
+const err0 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "code"},message:"must have required property '"+"code"+"'",schema:schema334.required,parentSchema:schema334,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -22709,7 +24291,7 @@ if (vErrors.length < 1000) vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema316.required,parentSchema:schema316,data};
+const err1 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema334.required,parentSchema:schema334,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -22721,7 +24303,7 @@ errors++;
 if(data.code !== undefined){
 let data0 = data.code;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema316.properties.code.type,parentSchema:schema316.properties.code,data:data0};
+const err2 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.properties.code.type,parentSchema:schema334.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -22731,7 +24313,7 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 if(!(((((data0 === "INVALID_ARGUMENT") || (data0 === "UNAUTHORIZED")) || (data0 === "NOT_FOUND")) || (data0 === "CONFLICT")) || (data0 === "INTERNAL_ERROR"))){
-const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema316.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema316.properties.code.enum,parentSchema:schema316.properties.code,data:data0};
+const err3 = {instancePath:instancePath+"/code",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/code/enum",keyword:"enum",params:{allowedValues: schema334.properties.code.enum},message:"must be equal to one of the allowed values",schema:schema334.properties.code.enum,parentSchema:schema334.properties.code,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -22744,7 +24326,7 @@ errors++;
 if(data.message !== undefined){
 let data1 = data.message;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema316.properties.message.type,parentSchema:schema316.properties.message,data:data1};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"urn:provcert:contract#/$defs/CoreError/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema334.properties.message.type,parentSchema:schema334.properties.message,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -22756,7 +24338,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema316.type,parentSchema:schema316,data};
+const err5 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/CoreError/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema334.type,parentSchema:schema334,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -22765,18 +24347,18 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-validate225.errors = vErrors; validate225.errorCount = errors;
+validate239.errors = vErrors; validate239.errorCount = errors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"props":{"code":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
-export const inline_0 = validate226;
-const schema317 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
+export const inline_0 = validate240;
+const schema335 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Location"}};
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
+const evaluated0 = validate240.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -22982,7 +24564,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema317.type,parentSchema:schema317,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema335.type,parentSchema:schema335,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22991,18 +24573,18 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-validate226.errors = vErrors; validate226.errorCount = errors;
+validate240.errors = vErrors; validate240.errorCount = errors;
 return errors === 0;
 }
-validate226.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate240.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_1 = validate227;
-const schema319 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
+export const inline_1 = validate241;
+const schema337 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23360,16 +24942,16 @@ if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-validate228.errors = vErrors; validate228.errorCount = errors;
+validate242.errors = vErrors; validate242.errorCount = errors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":{"id":true,"providerId":true,"offeringCode":true,"title":true,"basePrice":true,"description":true,"categorySlug":true,"categoryTitle":true,"currency":true,"isAvailable":true,"variants":true,"optionGroups":true,"tags":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23379,13 +24961,13 @@ evaluated0.items = undefined;
 if(Array.isArray(data)){
 const len0 = data.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
-if(!(validate228(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-if (vErrors === null) vErrors = validate228.errors.slice(0, 1000); else for (const e of validate228.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate228.errorCount ?? validate228.errors.length;
+if(!(validate242(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if (vErrors === null) vErrors = validate242.errors.slice(0, 1000); else for (const e of validate242.errors) { if (vErrors.length >= 1000) break; if (vErrors.length < 1000) vErrors.push(e); } errors += validate242.errorCount ?? validate242.errors.length;
 }
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema319.type,parentSchema:schema319,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema337.type,parentSchema:schema337,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23394,18 +24976,18 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate227.errors = vErrors; validate227.errorCount = errors;
+validate241.errors = vErrors; validate241.errorCount = errors;
 return errors === 0;
 }
-validate227.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_2 = validate231;
-const schema322 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
+export const inline_2 = validate245;
+const schema340 = {"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/PaymentOption"}};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23526,7 +25108,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema322.type,parentSchema:schema322,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema340.type,parentSchema:schema340,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -23535,18 +25117,18 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-validate231.errors = vErrors; validate231.errorCount = errors;
+validate245.errors = vErrors; validate245.errorCount = errors;
 return errors === 0;
 }
-validate231.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const inline_3 = validate232;
-const schema324 = {"type":"string"};
+export const inline_3 = validate246;
+const schema342 = {"type":"string"};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate246.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -23554,7 +25136,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema324.type,parentSchema:schema324,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema342.type,parentSchema:schema342,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -23563,19 +25145,19 @@ if (vErrors.length < 1000) vErrors.push(err0);
 }
 errors++;
 }
-validate232.errors = vErrors; validate232.errorCount = errors;
+validate246.errors = vErrors; validate246.errorCount = errors;
 return errors === 0;
 }
-validate232.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const inline_4 = validate233;
-const schema325 = {"description":"Shape not shown by the contract."};
+export const inline_4 = validate247;
+const schema343 = {"description":"Shape not shown by the contract."};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-validate233.errors = null;
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+validate247.errors = null;
 return true;
 }
-validate233.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreJwks, schema_CoreSigningKeyRotation, schema_CoreCertificate, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreStoredEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreAllowedTransition, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreCertificationProgress, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3, inline_4 };
+export const validators = { schema_Capability, schema_ActionStatus, schema_PaymentStatus, schema_ProviderStatus, schema_AuthMethod, schema_FulfillmentMode, schema_ReasonCode, schema_IsoTimestamp, schema_ErrorCode, schema_ProviderInfo, schema_SupportContact, schema_ProviderManifest, schema_CertificationInput, schema_Customer, schema_Destination, schema_HealthCheckResult, schema_Location, schema_Catalog, schema_Category, schema_Offering, schema_Variant, schema_OptionGroup, schema_Option, schema_RequestQuoteInput, schema_QuoteItem, schema_SelectedOptionInput, schema_NormalizedQuote, schema_QuoteLine, schema_QuoteLineOption, schema_Fee, schema_CreateActionInput, schema_ActionItem, schema_NormalizedAction, schema_ActionLine, schema_NextAction, schema_PaymentOption, schema_CancelActionInput, schema_CancelActionResult, schema_NormalizedWebhookEvent, schema_WebhookIngestionResponse, schema_ErrorResponse, schema_ProviderRegistrationInput, schema_CoreCreateActionInput, schema_ReviewDecisionInput, schema_DashboardResponse, schema_DashboardActionSummary, schema_Pagination, schema_AdminProviderList, schema_CoreRegistrationInput, schema_CoreProvider, schema_CoreWebhookHandoff, schema_CoreJwks, schema_CoreSigningKeyRotation, schema_CoreCertificate, schema_CoreWebhookSecretRotation, schema_CoreRegistration, schema_CoreAccountInput, schema_CoreAccount, schema_CoreAccountList, schema_CoreIssuedToken, schema_CoreAccountCreated, schema_CoreTokenRecord, schema_CoreAccountProviderList, schema_CoreCertificationSummary, schema_CoreCertification, schema_CoreCertificationList, schema_CoreSubmitReviewResult, schema_CoreEvent, schema_CoreStoredEvent, schema_CoreEventList, schema_CoreReviewStatus, schema_CoreReviewReason, schema_CoreProviderMetadata, schema_CoreProviderList, schema_CorePagination, schema_CoreHistoryEntry, schema_CoreAllowedTransition, schema_CoreTrigger, schema_CoreAdminProvider, schema_CoreCertificationProgress, schema_CoreReviewDecisionInput, schema_CoreReopenInput, schema_CoreTransition, schema_CoreDiscoveredProvider, schema_CoreDiscoveryList, schema_CoreDashboard, schema_CoreTimelineEntry, schema_CoreActionDetail, schema_CoreLogEvent, schema_CoreLogEventList, schema_CoreLogExport, schema_CoreError, inline_0, inline_1, inline_2, inline_3, inline_4 };

@@ -1,10 +1,9 @@
 import { CONTRACT_VERSION } from '../../model/contract-constants.js';
 import { flatBadge } from '../certificates/badge.js';
 import { sendError } from '../http-io.js';
-import { bearerToken } from '../review/provider-token.js';
 import { isListed } from './certificate-handlers.js';
 import type { CoreContext, SlugRequest } from './context.js';
-import { holdsOperatorToken } from './guards.js';
+import { mayReadUnlisted } from './guards.js';
 import { certificationInvalidity } from './registry.js';
 
 const GREEN = '#4c1';
@@ -16,9 +15,7 @@ const GREY = '#9f9f9f';
  */
 export async function badge(ctx: CoreContext, { req, res, params: { slug } }: SlugRequest): Promise<void> {
   const provider = ctx.registry.get(slug);
-  const token = bearerToken(req);
-  const own = provider !== undefined && token !== undefined && ctx.registry.byToken(token) === provider;
-  if (!provider || !(isListed(provider) || own || holdsOperatorToken(req, ctx)))
+  if (!provider || !(isListed(provider) || (await mayReadUnlisted(req, ctx, provider))))
     return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is listed`);
   const [latest] = await ctx.registry.certifications(slug);
   const certified =

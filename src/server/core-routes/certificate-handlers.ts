@@ -1,8 +1,7 @@
 import { registeredDigest } from '../certificates/issue.js';
 import { sendError, sendJson } from '../http-io.js';
-import { bearerToken } from '../review/provider-token.js';
 import type { CoreContext, SlugRequest } from './context.js';
-import { holdsOperatorToken } from './guards.js';
+import { mayReadUnlisted } from './guards.js';
 import { credentialFingerprint, type StoredProvider } from './registry.js';
 import { readCredential } from './request-input.js';
 
@@ -17,9 +16,7 @@ export const isListed = (p: StoredProvider): boolean => p.status === 'ACTIVE' &&
  */
 export async function certificate(ctx: CoreContext, { req, res, params: { slug } }: SlugRequest): Promise<void> {
   const provider = ctx.registry.get(slug);
-  const token = bearerToken(req);
-  const own = provider !== undefined && token !== undefined && ctx.registry.byToken(token) === provider;
-  if (!provider || !(isListed(provider) || own || holdsOperatorToken(req, ctx)))
+  if (!provider || !(isListed(provider) || (await mayReadUnlisted(req, ctx, provider))))
     return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is listed`);
   const latest = (await ctx.registry.certifications(slug)).find((r) => r.certificate !== undefined);
   if (!latest?.certificate) return sendError(res, 404, 'NOT_FOUND', `${slug} has no certificate yet: certify it first`);

@@ -4,8 +4,8 @@ import { API_PREFIX } from '../core-server.js';
 import { sendError, sendJson } from '../http-io.js';
 import { illegalTransitionMessage } from '../review/lifecycle.js';
 import type { RouteRequest } from '../route-table.js';
-import { type CoreContext, registered, type SlugRequest } from './context.js';
-import type { Operator } from './guards.js';
+import { actorOf, type CoreContext, registered, type SlugRequest } from './context.js';
+import type { Caller } from './guards.js';
 import {
   type CertificationRecord,
   certificationInvalidity,
@@ -16,9 +16,12 @@ import {
 import { readCredential } from './request-input.js';
 import { certificationSummaryView, certificationView } from './views.js';
 
-/** POST /providers/{slug}/certify (operator): one certification run, its record kept and answered. */
-export async function certify(ctx: CoreContext, { res, params: { slug } }: SlugRequest<Operator>): Promise<void> {
-  const provider = registered(ctx, slug, res);
+/** POST /providers/{slug}/certify (operator, or the owning account): one certification run, its record kept and answered. */
+export async function certify(
+  ctx: CoreContext,
+  { res, params: { slug }, granted }: SlugRequest<Caller>,
+): Promise<void> {
+  const provider = registered(ctx, slug, res, granted);
   if (!provider) return;
   const core = ctx.core();
   if (!core) return sendError(res, 500, 'INTERNAL_ERROR', 'the core is not ready');
@@ -57,7 +60,7 @@ export async function certify(ctx: CoreContext, { res, params: { slug } }: SlugR
         webhookSecretOverlapSeconds: Math.round(ctx.webhookSecretOverlapMs / 1000),
       }),
     };
-    await ctx.registry.addCertification(record, at, 'admin');
+    await ctx.registry.addCertification(record, at, actorOf(granted));
     ctx.log?.(`certification ${record.id} of ${slug}: ${record.verdict}`);
     sendJson(res, 200, certificationView(record, ctx.registry.get(slug) ?? provider));
   } finally {
@@ -66,23 +69,23 @@ export async function certify(ctx: CoreContext, { res, params: { slug } }: SlugR
   }
 }
 
-/** GET /providers/{slug}/certifications (operator), newest first. */
+/** GET /providers/{slug}/certifications (operator, or the owning account), newest first. */
 export async function certifications(
   ctx: CoreContext,
-  { res, params: { slug } }: SlugRequest<Operator>,
+  { res, params: { slug }, granted }: SlugRequest<Caller>,
 ): Promise<void> {
-  const provider = registered(ctx, slug, res);
+  const provider = registered(ctx, slug, res, granted);
   if (!provider) return;
   const list = (await ctx.registry.certifications(slug)).map((r) => certificationSummaryView(r, provider));
   sendJson(res, 200, { data: list, total: list.length });
 }
 
-/** GET /providers/{slug}/certifications/{id} (operator), with its report. */
+/** GET /providers/{slug}/certifications/{id} (operator, or the owning account), with its report. */
 export async function certification(
   ctx: CoreContext,
-  { res, params: { slug, id } }: RouteRequest<{ slug: string; id: string }, Operator>,
+  { res, params: { slug, id }, granted }: RouteRequest<{ slug: string; id: string }, Caller>,
 ): Promise<void> {
-  const provider = registered(ctx, slug, res);
+  const provider = registered(ctx, slug, res, granted);
   if (!provider) return;
   const record = await ctx.registry.certification(slug, id);
   if (record) sendJson(res, 200, certificationView(record, provider));
@@ -108,12 +111,19 @@ async function certificationProblem(ctx: CoreContext, provider: StoredProvider):
   return undefined;
 }
 
-/** POST /providers/{slug}/submit-review (operator): allowed on a passing certification of the current configuration. */
-export async function submitReview(ctx: CoreContext, { res, params: { slug } }: SlugRequest<Operator>): Promise<void> {
+/**
+ * POST /providers/{slug}/submit-review (operator, or the owning account): allowed on a passing certification of the
+ * current configuration.
+ */
+export async function submitReview(
+  ctx: CoreContext,
+  { res, params: { slug }, granted }: SlugRequest<Caller>,
+): Promise<void> {
+  if (!registered(ctx, slug, res, granted)) return;
   const outcome = await ctx.registry.transition(
     slug,
     'SUBMIT_REVIEW',
-    { actor: 'admin', guard: (p) => certificationProblem(ctx, p) },
+    { actor: actorOf(granted), guard: (p) => certificationProblem(ctx, p) },
     ctx.now(),
   );
   if (outcome.kind === 'not-found') return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);

@@ -6,6 +6,7 @@ import { sendError } from '../http-io.js';
 import type { RouteRequest } from '../route-table.js';
 import { CertificationProgress } from './certification-progress.js';
 import type { CoreRoutesDeps } from './deps.js';
+import { type Caller, mayActOn } from './guards.js';
 import type { StoredProvider } from './registry.js';
 import { type ProviderView, providerView } from './views.js';
 
@@ -41,12 +42,24 @@ export type CoreHandler<Params, Granted = undefined> = (
 
 export type SlugRequest<Granted = undefined> = RouteRequest<{ slug: string }, Granted>;
 
-/** The registered provider the path names, or a 404 answered. */
-export function registered(ctx: CoreContext, slug: string, res: ServerResponse): StoredProvider | undefined {
-  const provider = ctx.registry.get(slug);
+/**
+ * The registered provider the path names, or a 404 answered. An account caller gets its own providers only: another
+ * account's is the same 404 as an unknown slug, so an account learns nothing of the others.
+ */
+export function registered(
+  ctx: CoreContext,
+  slug: string,
+  res: ServerResponse,
+  caller?: Caller,
+): StoredProvider | undefined {
+  const found = ctx.registry.get(slug);
+  const provider = found && mayActOn(caller, found) ? found : undefined;
   if (!provider) sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
   return provider;
 }
+
+/** The operations-log actor of a caller. */
+export const actorOf = (caller: Caller): 'admin' | 'account' => caller.actor;
 
 export const webhookUrl = (ctx: CoreContext, slug: string): string => ctx.core()?.urlFor(slug) ?? '';
 
@@ -59,6 +72,7 @@ export function redactor(ctx: CoreContext): Redactor {
     ctx.adminToken,
     ...(ctx.extraSecrets?.() ?? []),
     ...ctx.registry.providerTokens(),
+    ...ctx.tokens.tokens(),
     ...ctx.registry.list().flatMap((p) => {
       const ref = p.registration.credential;
       return [

@@ -4,6 +4,8 @@ import type { RunEvents } from '../../model/run-events.js';
 import type { WebhookInbox } from '../../model/webhooks.js';
 import type { KeyStore } from '../certificates/key-store.js';
 import type { CoreServer } from '../core-server.js';
+import type { AccountStore } from '../tokens/accounts.js';
+import type { TokenLedger } from '../tokens/token-ledger.js';
 import type { Registration, RegistrationRules } from './registration.js';
 import type { ProviderRegistry } from './registry.js';
 
@@ -51,6 +53,10 @@ export interface CoreRoutesDeps {
   webhookSecretOverlapMs: number;
   /** The core's signing keys: certificates are signed with the current one, the JWKS lists them all. */
   keys: KeyStore;
+  /** Every JWT the core issued (provider, account, admin) and which were revoked. */
+  tokens: TokenLedger;
+  /** Accounts the operator created: each onboards its own providers with its token. */
+  accounts: AccountStore;
   now?: () => Date;
   /**
    * Told each secret the routes hand out or read (a rotation's new secret, a provider's credential), so the server

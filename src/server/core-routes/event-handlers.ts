@@ -3,7 +3,7 @@ import { decodeCursor, START_CURSOR } from '../event-pages.js';
 import { sendError, sendJson } from '../http-io.js';
 import { type CoreContext, type CoreHandler, receivedFor, redactor, type SlugRequest } from './context.js';
 import { followPage, MAX_WAIT_SECONDS } from './event-follow.js';
-import type { Operator } from './guards.js';
+import { type Caller, mayActOn } from './guards.js';
 import type { Outcome } from './request-input.js';
 import { eventView } from './views.js';
 
@@ -44,15 +44,22 @@ function pageQuery(query: URLSearchParams): Outcome<PageQuery> {
   return { ok: true, limit, cursor, after, waitSeconds };
 }
 
-const knownSlug = (ctx: CoreContext, slug: string): boolean =>
-  ctx.registry.get(slug) !== undefined || ctx.knownSlug(slug);
+/** Registered or configured; an account knows its own registered providers only. */
+function knownSlug(ctx: CoreContext, slug: string, caller: Caller): boolean {
+  const provider = ctx.registry.get(slug);
+  if (caller.actor === 'account') return provider !== undefined && mayActOn(caller, provider);
+  return provider !== undefined || ctx.knownSlug(slug);
+}
 
 /**
- * GET /providers/{slug}/events (operator): registered providers and slugs configured with --slug/--config alike.
+ * GET /providers/{slug}/events (operator, or the owning account): registered providers and slugs configured with --slug/--config alike.
  * `after` and `wait` make it a long poll: `provcert events --follow` asks with the seq it showed last.
  */
-export async function events(ctx: CoreContext, { res, params: { slug }, query }: SlugRequest<Operator>): Promise<void> {
-  if (!knownSlug(ctx, slug)) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
+export async function events(
+  ctx: CoreContext,
+  { res, params: { slug }, query, granted }: SlugRequest<Caller>,
+): Promise<void> {
+  if (!knownSlug(ctx, slug, granted)) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
   const page = pageQuery(query());
   const core = ctx.core();
   if (!page.ok) return sendError(res, 400, 'INVALID_ARGUMENT', page.message);
@@ -71,12 +78,12 @@ export async function events(ctx: CoreContext, { res, params: { slug }, query }:
   );
 }
 
-/** GET /providers/{slug}/events/{eventId} (operator): the newest accepted event with that id, with its raw body. */
-export const storedEvent: CoreHandler<{ slug: string; eventId: string }, Operator> = async (
+/** GET /providers/{slug}/events/{eventId} (operator, or the owning account): the newest accepted event with that id, with its raw body. */
+export const storedEvent: CoreHandler<{ slug: string; eventId: string }, Caller> = async (
   ctx,
-  { res, params: { slug, eventId } },
+  { res, params: { slug, eventId }, granted },
 ) => {
-  if (!knownSlug(ctx, slug)) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
+  if (!knownSlug(ctx, slug, granted)) return sendError(res, 404, 'NOT_FOUND', `no provider "${slug}" is registered`);
   const received = await receivedFor(ctx, slug);
   const found = received.findLast((w) => isAccepted(w) && !w.duplicate && w.event?.['eventId'] === eventId);
   if (!found)

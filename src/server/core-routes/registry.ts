@@ -43,7 +43,12 @@ export interface StoredProvider {
    * certification look as if the credential had changed. Absent = the current webhook secret (never rotated).
    */
   fingerprintKey?: string;
-  /** SHA-256 of the provider bearer token (the token itself is shown once, at registration). */
+  /** The account that registered it (absent: the operator's). An account sees and acts on its own providers only. */
+  accountId?: string;
+  /**
+   * SHA-256 of the opaque provider token of a data dir from before JWT tokens (still accepted); providers
+   * registered since get a JWT, recorded in the token ledger only.
+   */
   providerTokenHash?: string;
   /** What the token was derived from with the server's token key (not the token: the key is apart). */
   providerTokenSeed?: string;
@@ -77,14 +82,14 @@ export interface CertificationRecord {
 
 export type RegisterOutcome =
   | { kind: 'busy' }
+  /** The slug belongs to another account (or to the operator): an account registers its own slugs only. */
+  | { kind: 'taken' }
   | { kind: 'conflict'; current: ReviewState }
   | {
       kind: 'ok';
       provider: StoredProvider;
       created: boolean;
       recertify: boolean;
-      /** The provider bearer token: present only on creation (shown once). */
-      providerToken?: string;
     };
 
 /** What a transition needs besides the trigger: its guard, the decision's details, who acts. */
@@ -158,6 +163,11 @@ export class ProviderRegistry {
     return registry;
   }
 
+  /** The server's token key (the token ledger seals issued tokens under it). */
+  get key(): string {
+    return this.tokenKey;
+  }
+
   get(slug: string): StoredProvider | undefined {
     return this.providers.get(slug);
   }
@@ -199,28 +209,31 @@ export class ProviderRegistry {
    * Create, or update an existing registration (keeping its secret). A changed configuration is the
    * lifecycle's UPDATE_INTEGRATION: refused (conflict) where the table does not allow it.
    */
-  async register(registration: Registration, now: Date, actor: Actor): Promise<RegisterOutcome> {
+  async register(registration: Registration, now: Date, actor: Actor, accountId?: string): Promise<RegisterOutcome> {
     const slug = registration.slug;
     if (this.registering.has(slug)) return { kind: 'busy' };
     this.registering.add(slug);
     try {
-      return await this.locked(slug, () => this.write(registration, now, actor));
+      return await this.locked(slug, () => this.write(registration, now, actor, accountId));
     } finally {
       this.registering.delete(slug);
     }
   }
 
-  private async write(registration: Registration, now: Date, actor: Actor): Promise<RegisterOutcome> {
+  private async write(
+    registration: Registration,
+    now: Date,
+    actor: Actor,
+    accountId: string | undefined,
+  ): Promise<RegisterOutcome> {
     const existing = this.providers.get(registration.slug);
     const at = now.toISOString();
+    if (existing && actor === 'account' && existing.accountId !== accountId) return { kind: 'taken' };
     if (!existing) {
-      const seed = randomBytes(16).toString('hex');
-      const token = providerToken(this.tokenKey, registration.slug, seed);
       const provider: StoredProvider = {
         registration,
         webhookSecret: randomBytes(32).toString('hex'),
-        providerTokenHash: hashToken(token),
-        providerTokenSeed: seed,
+        ...(accountId !== undefined ? { accountId } : {}),
         status: 'DRAFT',
         reviewStatus: 'DRAFT',
         configVersion: 1,
@@ -232,10 +245,12 @@ export class ProviderRegistry {
         { kind: 'registration', slug: registration.slug, actor, created: true, configVersion: 1, recertify: true },
         now,
       );
-      return { kind: 'ok', provider, created: true, recertify: true, providerToken: token };
+      return { kind: 'ok', provider, created: true, recertify: true };
     }
     const current = normalized(existing);
-    if (configurationKey(current.registration) === configurationKey(registration)) {
+    const changed = configurationKey(current.registration) !== configurationKey(registration);
+    // While CHANGES_REQUESTED any re-registration (a new name included) is the provider updating its integration.
+    if (!changed && current.reviewStatus !== 'CHANGES_REQUESTED') {
       const provider: StoredProvider = { ...current, registration, updatedAt: at };
       await this.save(provider);
       await this.operations.append(
@@ -254,7 +269,7 @@ export class ProviderRegistry {
     const outcome = await this.apply(current, 'UPDATE_INTEGRATION', { actor }, now, (p) => ({
       ...p,
       registration,
-      configVersion: p.configVersion + 1,
+      configVersion: changed ? p.configVersion + 1 : p.configVersion,
     }));
     if (outcome.kind !== 'ok') return { kind: 'conflict', current: current.reviewStatus };
     await this.operations.append(
@@ -264,11 +279,11 @@ export class ProviderRegistry {
         actor,
         created: false,
         configVersion: outcome.provider.configVersion,
-        recertify: true,
+        recertify: changed,
       },
       now,
     );
-    return { kind: 'ok', provider: outcome.provider, created: false, recertify: true };
+    return { kind: 'ok', provider: outcome.provider, created: false, recertify: changed };
   }
 
   /** The one way a review state changes: the lifecycle table decides, under the provider's lock. */

@@ -4,8 +4,8 @@ import type { RunVerdict } from '../../model/verdict.js';
 import { AppendLog } from '../append-log.js';
 import type { ProviderStatus, ReviewState, Trigger } from './lifecycle.js';
 
-/** Who did it: the operator (admin token), the provider (its own token) or the server itself. */
-export type Actor = 'admin' | 'provider' | 'server';
+/** Who did it: the operator (admin token), an account (its own providers), the provider (its own token) or the server. */
+export type Actor = 'admin' | 'account' | 'provider' | 'server';
 
 interface EntryBase {
   seq: number;
