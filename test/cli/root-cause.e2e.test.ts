@@ -156,19 +156,7 @@ const certify = async (baseUrl: string, key: string, args: string[] = []) => {
   const dir = await scratchDir('root-cause-report');
   const file = join(dir, 'report.json');
   const r = await runCli(
-    [
-      'run',
-      '--base-url',
-      baseUrl,
-      '--auth',
-      'API_KEY',
-      '--local',
-      '--webhook-port',
-      '0',
-      '--json',
-      file,
-      ...args,
-    ],
+    ['run', '--base-url', baseUrl, '--auth', 'API_KEY', '--local', '--webhook-port', '0', '--json', file, ...args],
     {
       env: { PROVIDER_API_KEY: key, SERVICE_WEBHOOK_SECRET: SECRET },
     },
