@@ -10,9 +10,9 @@ import type { CliResult } from '../support/cli.js';
 
 /**
  * Issue 25, item 4: report files as an attacker would write them, each through `report`, `replay` and
- * `merge-reports` (hostile-reports.int.test.ts in-process, hostile-reports.e2e.test.ts as real processes). A contradiction or an oversized file is refused in one line (exit 2); a
- * consistent but hostile file is rendered inert: no escape sequence reaches the terminal, no markup the page, no
- * variable or file it names is read.
+ * `merge-reports` (hostile-reports.int.test.ts in-process, hostile-reports.e2e.test.ts as real processes). A
+ * contradiction or an oversized file is refused in one line (exit 2); a consistent but hostile file is rendered
+ * inert: no escape sequence reaches the terminal, no markup the page, no variable or file it names is read.
  */
 
 const OPERATOR_SECRET = 'operator-secret-hostile-91c2';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { engineCertifier } from '../../src/cli/commands/serve.js';
 import { resolveServeSettings } from '../../src/config/serve.js';
 import { loadContract } from '../../src/contract/load.js';
@@ -17,6 +17,7 @@ import {
   startReferenceProvider,
 } from '../../src/reference-provider/index.js';
 import { startServe } from '../../src/server/serve.js';
+import { ManualClock } from '../../src/util/manual-clock.js';
 import { readFleetJson, startTestFleet, writeFleetFile } from '../fleet/support.js';
 import { captureIo, runCommand } from '../support/cli-io.js';
 import { freePort } from '../support/ports.js';
@@ -36,20 +37,26 @@ interface Judged {
   states: string[];
 }
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const undo of cleanups.splice(0).reverse()) await undo();
-});
+/** What a test started, stopped in reverse order when it ends (the tests run at once, each with its own). */
+type Cleanups = (() => Promise<unknown>)[];
 
-async function scratch(): Promise<string> {
+async function scratch(cleanups: Cleanups): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'provcert-waivers-everywhere-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
 
-async function provider(faults: FaultName[], webhookUrl: string, dir: string, port?: number, secret = WEBHOOK_SECRET) {
+async function provider(
+  cleanups: Cleanups,
+  faults: FaultName[],
+  webhookUrl: string,
+  dir: string,
+  options: { port?: number; secret?: string; clock?: ManualClock } = {},
+) {
+  const { port, secret = WEBHOOK_SECRET, clock } = options;
   const running: RunningProvider = await startReferenceProvider({
     ...(port ? { port } : {}),
+    ...(clock ? { clock } : {}),
     authMethod: 'API_KEY',
     credential: CREDENTIAL,
     webhookSecret: secret,
@@ -70,22 +77,28 @@ const judged = (report: RunReport): Judged => ({
   states: (report.waivers ?? []).map((w) => w.state),
 });
 
-type EntryPoint = (faults: FaultName[], waivers: ExpectedFailure[]) => Promise<Judged>;
+type EntryPoint = (faults: FaultName[], waivers: ExpectedFailure[], cleanups: Cleanups) => Promise<Judged>;
 
 const ENTRY_POINTS: Record<string, EntryPoint> = {
-  async run(faults, waivers) {
-    const dir = await scratch();
+  async run(faults, waivers, cleanups) {
+    const dir = await scratch(cleanups);
     const port = await freePort();
-    const p = await provider(faults, `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`, dir);
+    // The run and the provider on one manual clock, moved on whenever both only wait (as test/support/cli-clock.ts).
+    const clock = new ManualClock();
+    const p = await provider(cleanups, faults, `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`, dir, {
+      clock,
+    });
+    const stopClock = clock.advanceWhenIdle(() => p.busy());
+    cleanups.push(async () => stopClock());
     const config = [`baseUrl: ${p.url}`, 'auth: API_KEY', 'local: true', `webhookPort: ${port}`, 'json: r.json'];
     await writeFile(join(dir, 'provcert.config.yaml'), `${config.join('\n')}\n${yamlList(waivers)}`);
     const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET, NO_COLOR: '1' };
     const { io } = captureIo(dir, env);
-    await runCommand(io, ['run']);
+    await runCommand({ ...io, clock }, ['run']);
     return judged(JSON.parse(await readFile(join(dir, 'r.json'), 'utf8')) as RunReport);
   },
 
-  async batch(faults, waivers) {
+  async batch(faults, waivers, cleanups) {
     const fleet = await startTestFleet([{ slug: 'north', faults }]);
     cleanups.push(() => fleet.close());
     const file = await writeFleetFile(fleet, { tail: yamlList(waivers) });
@@ -96,8 +109,8 @@ const ENTRY_POINTS: Record<string, EntryPoint> = {
     return judged(report);
   },
 
-  async serve(faults, waivers) {
-    const dir = await scratch();
+  async serve(faults, waivers, cleanups) {
+    const dir = await scratch(cleanups);
     await writeFile(join(dir, 'serve.yaml'), yamlList(waivers));
     const settings = await resolveServeSettings(
       { port: '0', dataDir: join(dir, 'data'), local: true, config: 'serve.yaml' },
@@ -131,17 +144,17 @@ const ENTRY_POINTS: Record<string, EntryPoint> = {
       }),
     );
     const webhook = registered['webhook'] as { url: string; secret: string };
-    await provider(faults, webhook.url, dir, providerPort, webhook.secret);
+    await provider(cleanups, faults, webhook.url, dir, { port: providerPort, secret: webhook.secret });
     const certified = await call(`/providers/${REFERENCE_SLUG}/certify`);
     const report = certified['report'] as RunReport;
     expect(certified['verdict']).toBe(report.verdict);
     return judged(report);
   },
 
-  async library(faults, waivers) {
-    const dir = await scratch();
+  async library(faults, waivers, cleanups) {
+    const dir = await scratch(cleanups);
     const port = await freePort();
-    const p = await provider(faults, `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`, dir);
+    const p = await provider(cleanups, faults, `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`, dir);
     const report = await certify({
       baseUrl: p.url,
       auth: 'API_KEY',
@@ -178,13 +191,19 @@ const CASES: [string, { faults: FaultName[]; waivers: ExpectedFailure[]; want: J
   ],
 ];
 
-describe('the same waiver gives the same verdict through every entry point', () => {
+// Each test starts its own servers on its own ports and folders: they run at once.
+describe.concurrent('the same waiver gives the same verdict through every entry point', () => {
   for (const [name, { faults, waivers, want }] of CASES) {
     it.each(Object.keys(ENTRY_POINTS))(
       `${name}: %s`,
       async (entry) => {
-        const got = await (ENTRY_POINTS[entry] as EntryPoint)(faults, waivers);
-        expect(got).toEqual(want);
+        const cleanups: Cleanups = [];
+        try {
+          const got = await (ENTRY_POINTS[entry] as EntryPoint)(faults, waivers, cleanups);
+          expect(got).toEqual(want);
+        } finally {
+          for (const undo of cleanups.reverse()) await undo();
+        }
       },
       60_000,
     );

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/model/report.js';
 import { FAULTS, type FaultName, type RunningProvider } from '../../src/reference-provider/index.js';
+import type { ManualClock } from '../../src/util/manual-clock.js';
+import { type ClockedReference, startClockedReference } from '../support/cli-clock.js';
 import { captureIo, runCommand } from '../support/cli-io.js';
 import { startReferenceForRun } from '../support/reference-run.js';
 import { scratchDir } from '../support/scratch.js';
@@ -13,10 +15,25 @@ const WEBHOOK_SECRET = 'canary-webhook-secret-Ev42vW';
 const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET };
 
 let provider: RunningProvider | undefined;
+let reference: ClockedReference | undefined;
 afterEach(async () => {
   await provider?.close();
   provider = undefined;
+  await reference?.close();
+  reference = undefined;
 });
+
+/**
+ * The same on a manual clock the in-process run shares (test/support/cli-clock.ts), for runs whose waits are not
+ * what is tested: `clocked` puts that clock on the run's io.
+ */
+async function startClockedProvider(
+  faults: FaultName[] = [],
+): Promise<{ url: string; port: number; clocked: <T extends object>(io: T) => T & { clock: ManualClock } }> {
+  reference = await startClockedReference({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET, faults });
+  const { clock } = reference;
+  return { url: reference.url, port: reference.webhookPort, clocked: (io) => ({ ...io, clock }) };
+}
 
 /** A reference provider posting signed status events to the run's receiver on `port`. */
 async function startProvider(faults: FaultName[] = []): Promise<{ url: string; port: number }> {
@@ -63,14 +80,17 @@ function expectOneRun(lines: EventLine[], code: number | undefined, report: RunR
 
 describe('provcert run --events (real runs against the reference provider)', () => {
   it('--events FILE: a valid line per event as the run goes, the console unchanged, no secret', async () => {
-    const { url, port } = await startProvider();
+    const { url, port, clocked } = await startClockedProvider();
     const dir = await scratchDir('events-e2e');
     const { io, out, err } = captureIo(dir, env);
     const path = join(dir, 'out', 'events.ndjson');
     let settled = false;
-    const running = runCommand(io, runArgs(url, port, '--events', 'out/events.ndjson', '--json', 'report.json'));
+    const running = runCommand(
+      clocked(io),
+      runArgs(url, port, '--events', 'out/events.ndjson', '--json', 'report.json'),
+    );
     void running.finally(() => (settled = true));
-    // A tailing reader sees lines while the run goes (the quote-expiry wait alone lasts seconds).
+    // A tailing reader sees lines while the run goes (the checks after the first take a while, even on this clock).
     await expect
       .poll(() => readFile(path, 'utf8').catch(() => ''), { timeout: 30_000, interval: 20 })
       .toContain('"type":"check-end"');
@@ -93,10 +113,10 @@ describe('provcert run --events (real runs against the reference provider)', () 
 
   it('--events -: stdout carries only NDJSON; a fault yields findings citing its requirement; exit 1', async () => {
     const fault: FaultName = 'quote-total-wrong';
-    const { url, port } = await startProvider([fault]);
+    const { url, port, clocked } = await startClockedProvider([fault]);
     const dir = await scratchDir('events-e2e');
     const { io, out, err } = captureIo(dir, env);
-    const code = await runCommand(io, runArgs(url, port, '--events', '-', '--json', 'report.json'));
+    const code = await runCommand(clocked(io), runArgs(url, port, '--events', '-', '--json', 'report.json'));
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as RunReport;
     const lines = parseEventStream(out());
     expectOneRun(lines, code, report);
@@ -116,7 +136,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
 
   it('an expected failure: check-end carries its waiver, run-end the waived verdict and the outcome', async () => {
     const fault: FaultName = 'quote-total-wrong';
-    const { url, port } = await startProvider([fault]);
+    const { url, port, clocked } = await startClockedProvider([fault]);
     const dir = await scratchDir('events-e2e');
     const reason = 'rounding fix ships next sprint';
     await writeFile(
@@ -125,7 +145,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
     );
     const { io } = captureIo(dir, env);
     // Without exploration, so the wrong total fails quote-math alone (quote-explore would catch it too).
-    const code = await runCommand(io, runArgs(url, port, '--events', 'events.ndjson', '--explore', '0'));
+    const code = await runCommand(clocked(io), runArgs(url, port, '--events', 'events.ndjson', '--explore', '0'));
     const lines = parseEventStream(await readFile(join(dir, 'events.ndjson'), 'utf8'));
     expect(lines).toContainEqual(
       expect.objectContaining({
@@ -139,6 +159,7 @@ describe('provcert run --events (real runs against the reference provider)', () 
     expect(code).toBe(0);
   });
 
+  // On the wall clock: the stop lands while a real run is under way.
   it('Ctrl-C: the stream still ends with run-end, naming the signal', async () => {
     const { url, port } = await startProvider();
     const dir = await scratchDir('events-e2e');

@@ -4,13 +4,26 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/model/report.js';
 import { REFERENCE_SLUG, type RunningProvider } from '../../../src/reference-provider/index.js';
-import { runCli } from '../../support/cli.js';
+import { ManualClock } from '../../../src/util/manual-clock.js';
+import { type CliResult, REPO_ROOT } from '../../support/cli.js';
+import { runMainOnClock } from '../../support/cli-clock.js';
 import { startReferenceForRun } from '../../support/reference-run.js';
 import { scratchDir } from '../../support/scratch.js';
 
 const CREDENTIAL = 'replay-port-key-5d1e';
 const WEBHOOK_SECRET = 'replay-port-secret-90af';
 const env = { PROVIDER_API_KEY: CREDENTIAL, SERVICE_WEBHOOK_SECRET: WEBHOOK_SECRET };
+
+/*
+ * In-process, the replays and every provider here on one manual clock (test/support/cli-clock.ts): a replay whose
+ * provider delivers elsewhere gives up at once instead of after 5 real seconds.
+ */
+const clock = new ManualClock();
+const reference = (webhookSecret: string) => startReferenceForRun({ credential: CREDENTIAL, webhookSecret, clock });
+const runCli = async (args: string[], options: { env: NodeJS.ProcessEnv }): Promise<CliResult> => {
+  const r = await runMainOnClock(args, { cwd: REPO_ROOT, clock, ...options });
+  return { code: r.code, stdout: r.out, stderr: r.err };
+};
 
 const receiverUrl = (port: number): string => `http://127.0.0.1:${port}/api/v1/webhooks/${REFERENCE_SLUG}`;
 const mine = (provider: RunningProvider): string[] => ['--base-url', provider.url, '--auth', 'API_KEY', '--local'];
@@ -32,12 +45,12 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
   let blocker: Server | undefined;
   let reportPath = '';
 
+  let stopClock: () => void = () => undefined;
+
   beforeAll(async () => {
+    stopClock = clock.advanceWhenIdle(() => providers.some((p) => p.busy()));
     // The webhook check fails: the provider signs its events with another secret.
-    const broken = await startReferenceForRun({
-      credential: CREDENTIAL,
-      webhookSecret: 'not-the-receivers-secret',
-    });
+    const broken = await reference('not-the-receivers-secret');
     providers.push(broken.provider);
     recordedPort = broken.webhookPort;
     reportPath = join(await scratchDir('replay-port'), 'report.json');
@@ -65,10 +78,11 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
   afterAll(async () => {
     await new Promise((resolve) => (blocker ? blocker.close(resolve) : resolve(undefined)));
     await Promise.all(providers.map((p) => p.close()));
+    stopClock();
   });
 
   it('the recorded port taken and no --webhook-port: one clear error naming the port and the flag, exit 2', async () => {
-    const provider = (await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET })).provider;
+    const provider = (await reference(WEBHOOK_SECRET)).provider;
     providers.push(provider);
     const replay = await runCli(['replay', reportPath, ...mine(provider)], { env });
     expect(replay.stderr).toBe(
@@ -80,7 +94,7 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
   });
 
   it('a --webhook-port that is taken too: the same clear error, naming that port', async () => {
-    const provider = (await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET })).provider;
+    const provider = (await reference(WEBHOOK_SECRET)).provider;
     providers.push(provider);
     const replay = await runCli(['replay', reportPath, ...mine(provider), '--webhook-port', String(recordedPort)], {
       env,
@@ -93,10 +107,7 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
 
   it('two replays of one report at once, each with its own --webhook-port: both receive their events', async () => {
     // Each fixed provider delivers only to its own port: "fixed" needs its events to reach that replay's receiver.
-    const [first, second] = await Promise.all([
-      startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET }),
-      startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET }),
-    ]);
+    const [first, second] = await Promise.all([reference(WEBHOOK_SECRET), reference(WEBHOOK_SECRET)]);
     providers.push(first.provider, second.provider);
     const replays = await Promise.all(
       [first, second].map(({ provider, webhookPort }) =>
@@ -116,7 +127,7 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
   });
 
   it('--webhook-host and --webhook-port 0 are read as run reads them; the address printed is the one listened on', async () => {
-    const provider = (await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET })).provider;
+    const provider = (await reference(WEBHOOK_SECRET)).provider;
     providers.push(provider);
     const replay = await runCli(
       // The provider delivers elsewhere, so the check fails: only the receiver's address is looked at here.
@@ -135,7 +146,7 @@ describe.concurrent('provcert replay --webhook-port: the receiver where the pers
     const report = JSON.parse(await readFile(reportPath, 'utf8')) as RunReport;
     const edited = join(await scratchDir('replay-host'), 'report.json');
     await writeFile(edited, JSON.stringify({ ...report, inputs: { ...report.inputs, webhookHost: '0.0.0.0' } }));
-    const provider = (await startReferenceForRun({ credential: CREDENTIAL, webhookSecret: WEBHOOK_SECRET })).provider;
+    const provider = (await reference(WEBHOOK_SECRET)).provider;
     providers.push(provider);
     const replay = await runCli(['replay', edited, ...mine(provider), '--webhook-port', '0'], { env });
     expect(replay.stdout, replay.stderr).toContain(
