@@ -135,7 +135,7 @@ describe('provider client: what the provider answered, named', () => {
     },
   );
 
-  it('a connection closed before any answer twice is the provider\'s failure, and says it was tried twice', async () => {
+  it("a connection closed before any answer twice is the provider's failure, and says it was tried twice", async () => {
     const c = client();
     const outcome = await c.send({ method: 'POST', path: '/closes-always', json: {} });
     await c.close();
