@@ -240,6 +240,11 @@ const cases: Record<string, RouteCase> = {
     wrongMethod: noRoute,
     bothMethods: true,
   },
+  'POST /api/v1/admin/accounts/:id/tokens': {
+    // No such account: the handler's own 404.
+    ...operator('POST', () => '/api/v1/admin/accounts/acct-none/tokens', 404),
+    wrongMethod: noRoute,
+  },
   'GET /api/v1/account/providers': {
     // The operator or an account: the operator's answer lists every provider.
     ...operator('GET', () => '/api/v1/account/providers'),

@@ -98,6 +98,11 @@ describe('tokens the core issues are JWTs that verify against its JWKS', { timeo
       serve = await startCore(dataDir);
     }
     expect((await call(serve, ADMIN, 'POST', '/admin/tokens/no-such-jti/revoke')).status).toBe(404);
+    // The operator gives the account a new token; the revoked one stays refused.
+    const renewed = await call(serve, ADMIN, 'POST', `/admin/accounts/${account.id}/tokens`);
+    expect(renewed.status).toBe(201);
+    expect((await call(serve, renewed.json['token'] as string, 'GET', '/account/providers')).status).toBe(200);
+    expect((await call(serve, account.token, 'GET', '/account/providers')).status).toBe(401);
     // Revoking the admin token itself: it is refused from then on too.
     const adminJti = admin.json['jti'] as string;
     expect((await call(serve, adminToken, 'POST', `/admin/tokens/${adminJti}/revoke`)).status).toBe(200);
