@@ -29,6 +29,9 @@ export const API = {
   /** A provider's own rotation: the route names no slug, the provider token decides whose secret it is. */
   rotateOwnWebhookSecret: '/api/v1/providers/me/rotate-webhook-secret',
   me: '/api/v1/providers/me/dashboard',
+  /** An account's own providers (the account token decides whose). */
+  accountProviders: '/api/v1/account/providers',
+  certificate: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certificate`,
   certify: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certify`,
   submitReview: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/submit-review`,
   certifications: (slug: string): string => `/api/v1/providers/${encodeURIComponent(slug)}/certifications`,

@@ -1,5 +1,6 @@
 import { type Route, route } from '../server/route-table.js';
 import { CONSOLE_SCRIPT, CONSOLE_STYLE } from './assets.js';
+import { certificateDownload } from './certificate-handler.js';
 import { type ConsoleServe, createConsoleContext } from './context.js';
 import { formPost, formPostFor, signedInOnly, viewerOf } from './guards.js';
 import { provider, report } from './provider-handlers.js';
@@ -46,12 +47,13 @@ export function createConsole(options: { now?: () => number } = {}): ProvcertCon
       viewerOf(ctx, stream, () => 'not found'),
     ),
     route('GET', '/console/providers/:slug/certifications/:id/report', viewerOf(ctx, report)),
+    route('GET', '/console/providers/:slug/certificate', viewerOf(ctx, certificateDownload)),
     route('POST', '/console/providers/:slug/certify', formPostFor(ctx, viewer, certify)),
     route('POST', '/console/providers/:slug/decide', formPostFor(ctx, operatorOnly('decides'), decide)),
     route(
       'POST',
       '/console/providers/:slug/submit-review',
-      formPostFor(ctx, operatorOnly('submits for review'), submitReview),
+      formPostFor(ctx, { onboarding: "Only the operator or the provider's account submits for review." }, submitReview),
     ),
     route('POST', '/console/providers/:slug/reopen', formPostFor(ctx, operatorOnly('reopens'), reopen)),
     route('POST', '/console/providers/:slug/rotate-webhook-secret', formPostFor(ctx, viewer, rotateSecret)),

@@ -11,7 +11,7 @@ import { SignInThrottle } from './sign-in-throttle.js';
 import { SingleUseForms } from './single-use.js';
 
 /** What the console needs of the running `serve`: the core's address (for the API over loopback) and arrivals, and who a provider token names. */
-export type ConsoleServe = Pick<RunningServe, 'providerSlugOf'> & {
+export type ConsoleServe = Pick<RunningServe, 'providerSlugOf' | 'accountOf' | 'ownerOf'> & {
   core: Pick<RunningServe['core'], 'url' | 'subscribe'>;
 };
 
@@ -58,7 +58,7 @@ export type ConsoleHandler<Params, Granted> = (
 ) => Promise<void> | void;
 
 export const principalHome = (p: Principal): string =>
-  p.kind === 'admin' ? `${CONSOLE_PREFIX}/providers` : `${CONSOLE_PREFIX}/providers/${encodeURIComponent(p.slug)}`;
+  p.kind === 'provider' ? `${CONSOLE_PREFIX}/providers/${encodeURIComponent(p.slug)}` : `${CONSOLE_PREFIX}/providers`;
 
 export const notFound = (res: ServerResponse, session: Session | undefined, what: string): void =>
   sendPage(res, 404, page('Not found', html`<p>${what}</p><p><a href="${CONSOLE_PREFIX}/">Back</a></p>`, session));
@@ -76,8 +76,9 @@ export const takeFlash = (session: Session): Session['flash'] => {
 };
 
 /**
- * The token the console reads a session's pages with: the operator's own; for a provider session the
- * operator token, confined by the visibility guard to the provider's own slug (the API's read routes take no other).
+ * The token the console reads a session's pages with: the operator's own; for a provider or account session the
+ * operator token, confined by the visibility guard to its own slugs (the API's read routes of a provider's detail
+ * take no other). What a session changes (certify, submit) it changes with its own token.
  */
 export const readToken = (ctx: ConsoleContext, session: Session): string =>
   session.principal.kind === 'admin' ? session.token : (ctx.operatorToken ?? session.token);

@@ -50,6 +50,18 @@ ${hidden(session)}
 }
 
 /**
+ * An account's moves on its own provider: submit for review where the lifecycle allows it; the decisions are the
+ * operator's (said, not offered).
+ */
+export function onboardingForms(session: Session, slug: string, reviewStatus: string, moves: AllowedMove[]): Html {
+  const submit = moves.find((m) => m.trigger === 'SUBMIT_REVIEW');
+  return html`<section class="panel" id="onboarding" aria-labelledby="onboarding-title"><h2 id="onboarding-title">Review</h2>
+${submit ? html`<div class="actions">${submitForm(session, slug, submit)}</div>` : html`<p id="no-moves">Nothing to submit from ${reviewStatus}.</p>`}
+<p class="hint">The operator decides the review (approve, request changes, reject).</p>
+</section>`;
+}
+
+/**
  * The operator's decision panel: only the moves the API says the lifecycle allows from the provider's review
  * status (its `allowedTransitions`), never a button the core would answer 409.
  */

@@ -1,5 +1,5 @@
 import type { RouteHandler, RouteRequest } from '../server/route-table.js';
-import type { ConsoleContext, ConsoleHandler } from './context.js';
+import type { ConsoleContext, ConsoleHandler, ConsoleServe } from './context.js';
 import { notFound } from './context.js';
 import { html } from './html.js';
 import { CONSOLE_PREFIX, page } from './layout.js';
@@ -35,17 +35,31 @@ export function signedIn(ctx: ConsoleContext, r: RouteRequest<unknown, unknown>)
     return undefined;
   }
   const session = ctx.sessions.get(r.req);
-  // A provider session lasts only while its token still names its provider (not rotated, not removed).
-  if (session?.principal.kind === 'provider' && ctx.serve.providerSlugOf(session.token) !== session.principal.slug) {
+  // A provider or account session lasts only while its token still names it (not revoked, expired or removed).
+  if (session && !stillValid(ctx.serve, session)) {
     ctx.sessions.end(session);
   } else if (session) return session;
   redirect(r.res, `${CONSOLE_PREFIX}/sign-in`, { 'set-cookie': cookie(SESSION_COOKIE, '', 0) });
   return undefined;
 }
 
-/** A provider session may see its own provider only; anything else is "not found", as the API says. */
-export const mayView = (session: Session, slug: string): boolean =>
-  session.principal.kind === 'admin' || session.principal.slug === slug;
+function stillValid(serve: ConsoleServe, session: Session): boolean {
+  const p = session.principal;
+  if (p.kind === 'provider') return serve.providerSlugOf(session.token) === p.slug;
+  if (p.kind === 'account') return serve.accountOf(session.token)?.id === p.id;
+  return true;
+}
+
+/**
+ * A provider session may see its own provider only, an account session its account's; anything else is "not found",
+ * as the API says.
+ */
+export function mayView(ctx: ConsoleContext, session: Session, slug: string): boolean {
+  const p = session.principal;
+  if (p.kind === 'admin') return true;
+  if (p.kind === 'account') return ctx.serve?.ownerOf(slug) === p.id;
+  return p.slug === slug;
+}
 
 const withGranted = <P, G>(r: RouteRequest<P>, granted: G): RouteRequest<P, G> => ({ ...r, granted });
 
@@ -67,7 +81,7 @@ export function viewerOf<P extends SlugParams>(
     const session = signedIn(ctx, r);
     if (!session) return;
     const slug = r.params.slug;
-    if (!mayView(session, slug)) return notFound(r.res, session, refusal(slug));
+    if (!mayView(ctx, session, slug)) return notFound(r.res, session, refusal(slug));
     return handler(ctx, withGranted(r, { session, slug }));
   };
 }
@@ -100,11 +114,12 @@ export function formPost<P>(ctx: ConsoleContext, handler: ConsoleHandler<P, Post
 
 /**
  * Form posts about one provider. `who`: 'viewer' lets any session that may see the slug act (its refusal says
- * so), 'operator' only the operator (`refusal` is its message to anyone else).
+ * so), 'operator' only the operator, 'onboarding' the operator and the provider's account (the message is the
+ * refusal to anyone else).
  */
 export function formPostFor<P extends SlugParams>(
   ctx: ConsoleContext,
-  who: { viewer: true } | { operator: string },
+  who: { viewer: true } | { operator: string } | { onboarding: string },
   handler: ConsoleHandler<P, PostedFor>,
 ): RouteHandler<P> {
   return async (r) => {
@@ -113,7 +128,9 @@ export function formPostFor<P extends SlugParams>(
     const { session } = form;
     const slug = r.params.slug;
     if ('operator' in who && session.principal.kind !== 'admin') return notFound(r.res, session, who.operator);
-    if ('viewer' in who && !mayView(session, slug))
+    const onboards = session.principal.kind !== 'provider' && mayView(ctx, session, slug);
+    if ('onboarding' in who && !onboards) return notFound(r.res, session, who.onboarding);
+    if ('viewer' in who && !mayView(ctx, session, slug))
       return notFound(r.res, session, `No provider "${slug}" is yours to see.`);
     return handler(ctx, withGranted(r, { ...form, slug }));
   };

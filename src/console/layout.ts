@@ -5,13 +5,16 @@ export const CONSOLE_PREFIX = '/console';
 
 /** Every page's frame: one stylesheet, one script file, a skip link, the navigation and sign-out. */
 export function page(title: string, main: Html, session?: Session, flash?: Flash): string {
-  const who = session
-    ? session.principal.kind === 'admin'
+  const p = session?.principal;
+  const who = p
+    ? p.kind === 'admin'
       ? 'operator'
-      : `provider ${session.principal.slug}`
+      : p.kind === 'account'
+        ? `account ${p.name}`
+        : `provider ${p.slug}`
     : undefined;
   const nav = session
-    ? html`<nav aria-label="Console"><a href="${CONSOLE_PREFIX}/">${session.principal.kind === 'admin' ? 'Providers' : 'My provider'}</a></nav>
+    ? html`<nav aria-label="Console"><a href="${CONSOLE_PREFIX}/">${p?.kind === 'admin' ? 'Providers' : p?.kind === 'account' ? 'My providers' : 'My provider'}</a></nav>
 <span>Signed in as ${who}</span>
 <form method="post" action="${CONSOLE_PREFIX}/sign-out"><input type="hidden" name="csrf" value="${session.csrf}"><button type="submit">Sign out</button></form>`
     : html``;

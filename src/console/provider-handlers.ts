@@ -93,7 +93,11 @@ export async function provider(ctx: ConsoleContext, r: RouteRequest<{ slug: stri
     unavailable,
     // The operator rotates any provider, a provider session its own (the visibility guard); only a provider the
     // registry answered for can be rotated.
-    rotationToken: detail.status === 200 ? ctx.rotationForms.issue(session, slug) : undefined,
+    // An account does not rotate (its provider's backend holds the secret; the operator or the provider token does).
+    rotationToken:
+      detail.status === 200 && session.principal.kind !== 'account'
+        ? ctx.rotationForms.issue(session, slug)
+        : undefined,
   };
   sendPage(r.res, 200, providerPage(session, data, takeFlash(session)));
 }

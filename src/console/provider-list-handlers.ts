@@ -38,9 +38,24 @@ async function withLastCertification(ctx: ConsoleContext, token: string, p: Prov
   return latest ? { ...p, lastVerdict: latest.verdict, lastPassedAt: passed?.createdAt } : p;
 }
 
-/** GET /console/providers: the operator's table of providers (a provider session goes to its own page). */
+/** An account's table: its own providers only (the API's account route answers no other). */
+async function accountProviders(ctx: ConsoleContext, r: RouteRequest<unknown, Session>): Promise<void> {
+  const session = r.granted;
+  const answer = await ctx.api.call(session.token, 'GET', API.accountProviders);
+  if (answer.status === 401) return expired(ctx, r.res, session);
+  const flash = answer.status === 200 ? takeFlash(session) : { kind: 'error' as const, text: apiError(answer) };
+  const rows = await Promise.all(
+    records(answerAs<ProviderListView>(answer.body).data)
+      .map(providerRow)
+      .map((p) => withLastCertification(ctx, session.token, p)),
+  );
+  sendPage(r.res, 200, providersPage(session, { rows, total: rows.length, offset: 0, limit: rows.length }, {}, flash));
+}
+
+/** GET /console/providers: the operator's table of providers, an account's own (a provider session goes to its page). */
 export async function providers(ctx: ConsoleContext, r: RouteRequest<unknown, Session>): Promise<void> {
   const session = r.granted;
+  if (session.principal.kind === 'account') return accountProviders(ctx, r);
   if (session.principal.kind !== 'admin') return redirect(r.res, principalHome(session.principal));
   const { filters, query, from } = listQuery(r.query());
   const answer = await ctx.api.call(session.token, 'GET', API.adminProviders(query));

@@ -1,6 +1,6 @@
 import type { ChecksDone } from './certify-runner.js';
 import type { AllowedMove, CertificationRow, EventRow, HistoryEntry, VisibleReason } from './data.js';
-import { decisionForms } from './decision-forms.js';
+import { decisionForms, onboardingForms } from './decision-forms.js';
 import { type Html, html, seg } from './html.js';
 import { CONSOLE_PREFIX, page, table } from './layout.js';
 import type { Flash, Session } from './session.js';
@@ -62,12 +62,13 @@ function certificationsHtml(session: Session, data: ProviderPageData): Html {
           ? html`<progress id="certify-bar" aria-label="Checks done" max="${data.runningChecks.total}" value="${data.runningChecks.done}"></progress>`
           : html`<progress id="certify-bar" aria-label="Checks done"></progress>`
       }`
-    : session.principal.kind !== 'admin'
-      ? html`<p class="hint">The operator runs certifications on this core (its certify route takes the operator token).</p>`
+    : session.principal.kind === 'provider'
+      ? html`<p class="hint">The operator or the provider's account runs certifications on this core (its certify route takes their tokens).</p>`
       : html`<form method="post" action="${base(data.slug)}/certify">${hidden(session)}<button class="primary" type="submit">Run a certification</button></form>`;
   return html`<section class="panel" id="certifications" aria-labelledby="certifications-title"><h2 id="certifications-title">Certifications</h2>
 ${run}
 ${rows.length > 0 ? table('Newest first; each opens the full report of that run', ['Run', 'Started', 'Verdict', 'Checks', 'Config version'], rows, 'certifications-table') : html`<p>Not certified yet.</p>`}
+${rows.length > 0 ? html`<p><a id="certificate-download" href="${base(data.slug)}/certificate" download>Download the latest certificate</a> (signed; check it with <code>provcert verify</code>)</p>` : ''}
 </section>`;
 }
 
@@ -100,6 +101,7 @@ export function providerPage(session: Session, data: ProviderPageData, flash?: F
 ${data.unavailable.map((u) => html`<p class="flash error" role="alert">${u}</p>`)}
 ${reasonHtml(data.reason)}
 ${session.principal.kind === 'admin' ? decisionForms(session, data.slug, data.reviewStatus, data.moves) : ''}
+${session.principal.kind === 'account' ? onboardingForms(session, data.slug, data.reviewStatus, data.moves) : ''}
 ${certificationsHtml(session, data)}
 ${eventsHtml(data)}
 ${historyHtml(session, data.history)}

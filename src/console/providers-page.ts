@@ -85,5 +85,12 @@ ${select('capability', 'Capability', capabilities, filters.capability)}
           list.map(row),
           'providers',
         );
-  return page('Providers', html`${form}${body}${pager(slice, filters)}`, session, flash);
+  // An account's list is short and its own: no filters.
+  const account = session.principal.kind === 'account';
+  return page(
+    account ? 'My providers' : 'Providers',
+    html`${account ? '' : form}${body}${pager(slice, filters)}`,
+    session,
+    flash,
+  );
 }

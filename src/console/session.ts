@@ -1,8 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** Who a session belongs to: the operator, or one provider (its own data only). */
-export type Principal = { kind: 'admin' } | { kind: 'provider'; slug: string };
+/** Who a session belongs to: the operator, an account (its own providers only), or one provider (its own data only). */
+export type Principal =
+  | { kind: 'admin' }
+  | { kind: 'account'; id: string; name: string }
+  | { kind: 'provider'; slug: string };
 
 export interface Flash {
   kind: 'ok' | 'error';
@@ -34,7 +37,8 @@ const MAX_AGE_MS = 12 * 60 * 60 * 1000;
  */
 const MAX_SESSIONS_PER_PRINCIPAL = 64;
 
-const principalKey = (p: Principal): string => (p.kind === 'admin' ? 'admin' : `provider ${p.slug}`);
+const principalKey = (p: Principal): string =>
+  p.kind === 'admin' ? 'admin' : p.kind === 'account' ? `account ${p.id}` : `provider ${p.slug}`;
 
 export const randomToken = (): string => randomBytes(32).toString('base64url');
 

@@ -25,17 +25,24 @@ export function showSignIn(_ctx: ConsoleContext, { res }: RouteRequest<unknown>,
   });
 }
 
-/** Which principal the API takes the token for: admin when the admin list answers, else the provider whose dashboard does. */
+/**
+ * Which principal the API takes the token for: admin when the admin list answers, an account when its own list
+ * does, else the provider whose dashboard does.
+ */
 async function identify(ctx: ConsoleContext, token: string): Promise<Principal | string> {
   const admin = await ctx.api.call(token, 'GET', API.adminProviders(new URLSearchParams({ limit: '1' })));
   if (admin.status === 200) return { kind: 'admin' };
+  const own = await ctx.api.call(token, 'GET', API.accountProviders);
+  // The API accepted it as an account token; the token ledger names whose it is.
+  const account = own.status === 200 ? ctx.serve?.accountOf(token) : undefined;
+  if (account) return { kind: 'account', id: account.id, name: account.name };
   const me = await ctx.api.call(token, 'GET', API.me);
   // The API accepted it as a provider token; the registry names whose it is.
   const slug = me.status === 200 ? ctx.serve?.providerSlugOf(token) : undefined;
   if (slug) return { kind: 'provider', slug };
   // Said to whoever signs in, operator or provider: neither route's own 401 (the provider route's speaks of provider tokens only).
   if (admin.status === 401 && me.status === 401)
-    return "the API does not accept this token: it is neither the operator token (the value of PROVCERT_ADMIN_TOKEN, or of the variable serve's adminTokenEnv names) nor a provider token issued at registration";
+    return "the API does not accept this token: it is not the operator token (the value of PROVCERT_ADMIN_TOKEN, or of the variable serve's adminTokenEnv names), an admin or account token, nor a provider token issued at registration";
   return `the API does not accept this token (${apiError(admin.status !== 200 && admin.status !== 401 ? admin : me)})`;
 }
 

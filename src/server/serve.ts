@@ -41,6 +41,8 @@ export interface RunningServe {
    * undefined once it is revoked, expired or replaced.
    */
   providerSlugOf(token: string): string | undefined;
+  /** The account that registered a provider (undefined: the operator's, or no such provider). */
+  ownerOf(slug: string): string | undefined;
   /** The account an account token the API accepted belongs to; undefined once it is revoked or expired. */
   accountOf(token: string): { id: string; name: string } | undefined;
   close(): Promise<void>;
@@ -145,7 +147,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
     shared.secret,
     ...configured.values(),
     ...(adminToken ? [adminToken] : []),
-    ...tokens.tokens(),
+    ...tokens.secretParts(),
   ]);
   // Registered providers' credentials are secrets serve knows: masked in the log and every answer from the start.
   for (const p of registry.list()) {
@@ -258,6 +260,7 @@ export async function startServe(settings: ServeSettings, deps: ServeDeps): Prom
       if (held === undefined) return registry.byToken(token)?.registration.slug;
       return held.role === 'provider' && registry.get(held.sub) ? held.sub : undefined;
     },
+    ownerOf: (slug) => registry.get(slug)?.accountId,
     accountOf: (token) => {
       const held = heldToken(token, tokens, clock());
       return held?.role === 'account' ? accounts.get(held.sub) : undefined;

@@ -205,7 +205,7 @@ describe('the console over HTTP', () => {
     }
     expect(answers.slice(0, 5).every((t) => t.includes('does not accept this token'))).toBe(true);
     // Said to an operator and a provider alike: both kinds of token, not the provider route's own 401 alone.
-    expect(answers[0]).toContain('neither the operator token');
+    expect(answers[0]).toContain('it is not the operator token');
     expect(answers[0]).not.toContain('&lt;provider token&gt;');
     expect(answers[5]).toContain('too many failed sign-ins');
   });

@@ -216,6 +216,12 @@ describe('core routes', () => {
     'GET /providers/{slug}/certificate',
     'GET /providers/{slug}/badge.svg',
     'POST /admin/signing-key/rotate',
+    'POST /admin/accounts',
+    'GET /admin/accounts',
+    'POST /admin/accounts/{id}/tokens',
+    'POST /admin/tokens',
+    'POST /admin/tokens/{jti}/revoke',
+    'GET /account/providers',
   ].map((route) => route.replace(' /', ' /api/v1/'));
 
   it.each(PROVCERT_ROUTES)('%s is marked as a provcert route, tagged core', (key) => {

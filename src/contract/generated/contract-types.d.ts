@@ -705,6 +705,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/accounts/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new token for an account (after a revocation, or before the old one expires), shown only now.
+         * @description A route of provcert's core server (marked `x-provcert-route`). Earlier tokens of the account stay valid
+         *     until revoked (POST /api/v1/admin/tokens/{jti}/revoke) or expired. No body.
+         */
+        post: operations["coreAdminNewAccountToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/tokens": {
         parameters: {
             query?: never;
@@ -3548,6 +3569,30 @@ export interface operations {
             401: components["responses"]["CoreErrorUnauthorized"];
             408: components["responses"]["CoreBodyTimeout"];
             413: components["responses"]["CoreTooLarge"];
+        };
+    };
+    coreAdminNewAccountToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Issued (provcert's definition). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoreIssuedToken"];
+                };
+            };
+            401: components["responses"]["CoreErrorUnauthorized"];
+            404: components["responses"]["CoreNotFound"];
         };
     };
     coreAdminIssueToken: {

@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "fb5582083867f07b8da566c0ec090acbf35fcc6240fde53fc472c6fe3232fd87";
+export const specSha256 = "602989a21674522241d1e8435966fbbac9f2ed84b4cc1f7cbf1c4eb5ff9851c9";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -705,6 +705,19 @@ export const contractData = {
       "pinned": []
     },
     {
+      "key": "POST /api/v1/admin/accounts/{id}/tokens",
+      "method": "POST",
+      "path": "/api/v1/admin/accounts/{id}/tokens",
+      "operationId": "coreAdminNewAccountToken",
+      "requiredIn": [],
+      "profiles": [],
+      "requestBody": false,
+      "security": [
+        "CoreBearerToken"
+      ],
+      "pinned": []
+    },
+    {
       "key": "POST /api/v1/admin/tokens",
       "method": "POST",
       "path": "/api/v1/admin/tokens",
@@ -1089,6 +1102,11 @@ export const contractData = {
       "401": "schema_CoreError",
       "408": "schema_CoreError",
       "413": "schema_CoreError"
+    },
+    "POST /api/v1/admin/accounts/{id}/tokens": {
+      "201": "schema_CoreIssuedToken",
+      "401": "schema_CoreError",
+      "404": "schema_CoreError"
     },
     "POST /api/v1/admin/tokens": {
       "201": "schema_CoreIssuedToken",

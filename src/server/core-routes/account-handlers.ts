@@ -35,6 +35,24 @@ export async function createAccount(ctx: CoreContext, { req, res }: RouteRequest
   });
 }
 
+/**
+ * POST /admin/accounts/{id}/tokens (operator): a new token for the account, shown once (after a revocation, or before
+ * the old one expires); earlier tokens stay valid until revoked or expired.
+ */
+export async function newAccountToken(
+  ctx: CoreContext,
+  { res, params: { id } }: RouteRequest<{ id: string }, Operator>,
+): Promise<void> {
+  if (!ctx.accounts.get(id)) return sendError(res, 404, 'NOT_FOUND', `no account "${id}"`);
+  const issued = await issueAndRecord(ctx, 'account', id);
+  ctx.log?.(`account ${id}: token ${issued.claims.jti} issued`);
+  sendJson(
+    res,
+    201,
+    issuedView(issued, 'the account token is shown only now; earlier tokens stay valid until revoked'),
+  );
+}
+
 /** GET /admin/accounts (operator): every account, oldest first (no token: tokens are shown once). */
 export function listAccounts(ctx: CoreContext, { res }: RouteRequest<unknown, Operator>): void {
   const data = ctx.accounts.list();

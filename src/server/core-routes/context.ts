@@ -72,7 +72,7 @@ export function redactor(ctx: CoreContext): Redactor {
     ctx.adminToken,
     ...(ctx.extraSecrets?.() ?? []),
     ...ctx.registry.providerTokens(),
-    ...ctx.tokens.tokens(),
+    ...ctx.tokens.secretParts(),
     ...ctx.registry.list().flatMap((p) => {
       const ref = p.registration.credential;
       return [

@@ -1,6 +1,6 @@
 import type { Route } from '../route-table.js';
 import { route } from '../route-table.js';
-import { createAccount, listAccounts, ownProviders } from './account-handlers.js';
+import { createAccount, listAccounts, newAccountToken, ownProviders } from './account-handlers.js';
 import { badge } from './badge-handlers.js';
 import { certificate } from './certificate-handlers.js';
 import { certification, certifications, certify, submitReview } from './certification-handlers.js';
@@ -56,6 +56,7 @@ export function createCoreRoutes(deps: CoreRoutesDeps): Route[] {
     route('POST', '/api/v1/admin/signing-key/rotate', bind(ctx, rotateSigningKey), operator),
     route('POST', '/api/v1/admin/accounts', bind(ctx, createAccount), operator),
     route('GET', '/api/v1/admin/accounts', bind(ctx, listAccounts), operator),
+    route('POST', '/api/v1/admin/accounts/:id/tokens', bind(ctx, newAccountToken), operator),
     route('POST', '/api/v1/admin/tokens', bind(ctx, issueAdminToken), operator),
     route('POST', '/api/v1/admin/tokens/:jti/revoke', bind(ctx, revokeToken), operator),
     route('GET', '/api/v1/admin/logs/events', bind(ctx, logs), operator),

@@ -1,6 +1,6 @@
 import { sendError, sendJson } from '../http-io.js';
 import type { RouteRequest } from '../route-table.js';
-import { type IssuedToken, issueToken, type TokenRole } from '../tokens/core-tokens.js';
+import { type IssuedToken, issueToken, secretPartOf, type TokenRole } from '../tokens/core-tokens.js';
 import type { LedgerEntry } from '../tokens/token-ledger.js';
 import type { CoreContext } from './context.js';
 import type { Operator } from './guards.js';
@@ -9,8 +9,8 @@ import type { Operator } from './guards.js';
 export async function issueAndRecord(ctx: CoreContext, role: TokenRole, sub: string): Promise<IssuedToken> {
   const issued = await issueToken(ctx.keys, role, sub, ctx.now());
   await ctx.tokens.record(issued);
-  // From now on every answer and the log mask it.
-  ctx.issued?.(issued.token);
+  // From now on every answer and the log mask it (its signature: the part that makes it a credential).
+  ctx.issued?.(secretPartOf(issued.token));
   return issued;
 }
 

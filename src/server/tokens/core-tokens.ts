@@ -54,6 +54,12 @@ export async function issueToken(keys: KeyStore, role: TokenRole, sub: string, n
 
 export type TokenCheck = { ok: true; claims: CoreClaims } | { ok: false; reason: string };
 
+/**
+ * What of a JWT is secret: its signature (header and claims are readable by design). Masking it in any output makes
+ * a leaked copy useless, and keeps the masker's patterns short (whole tokens would make them grow past limits).
+ */
+export const secretPartOf = (token: string): string => token.split('.')[2] || token;
+
 /** Whether the bearer value looks like a JWT at all (three base64url parts): opaque tokens take another path. */
 export const looksLikeJwt = (value: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
 

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { join } from 'node:path';
 import { UsageError } from '../../model/errors.js';
 import { readJson, writeJsonAtomic } from '../json-file.js';
-import type { IssuedToken, TokenRole } from './core-tokens.js';
+import { type IssuedToken, secretPartOf, type TokenRole } from './core-tokens.js';
 
 /** The file under the data dir listing every token the core issued (claims, revocation; the token only sealed). */
 export const TOKENS_FILE = 'tokens.json';
@@ -85,11 +85,11 @@ export class TokenLedger {
     return { kind: 'ok', entry: revoked, already: false };
   }
 
-  /** Every issued token, unsealed: answers and the log are masked with them. */
-  tokens(): string[] {
+  /** The secret part (the signature) of every issued token, unsealed: answers and the log are masked with them. */
+  secretParts(): string[] {
     return [...this.entries.values()].flatMap((e) => {
       const token = this.open(e.sealed);
-      return token === undefined ? [] : [token];
+      return token === undefined ? [] : [secretPartOf(token)];
     });
   }
 

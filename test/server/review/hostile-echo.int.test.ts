@@ -64,7 +64,11 @@ describe('the review desk against a hostile-echo provider', () => {
     const webhookSecret = first.webhook.secret;
     const token = first.providerToken?.token ?? '';
     const note = 'internal-note-hostile-5c3d';
-    secrets = [CREDENTIAL, webhookSecret, ADMIN, token, SERVER_SECRET];
+    // The provider token is a JWT: its header and claims are readable by design; its signature is what makes it a
+    // credential, and what the server masks (without it the token is refused).
+    const tokenSignature = token.split('.')[2] ?? '';
+    expect(tokenSignature.length).toBeGreaterThan(40);
+    secrets = [CREDENTIAL, webhookSecret, ADMIN, tokenSignature, SERVER_SECRET];
     hostile = await startHostileProvider(secrets);
     await register({ baseUrl: hostile.url });
 

@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLocalJWKSet, importPKCS8, type JWK, jwtVerify, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashToken, providerToken } from '../../../src/server/review/provider-token.js';
 import type { RunningServe } from '../../../src/server/serve.js';
 import { registration } from '../../support/registration.js';
 import { scratchDir } from '../../support/scratch.js';
@@ -98,6 +99,11 @@ describe('tokens the core issues are JWTs that verify against its JWKS', { timeo
       serve = await startCore(dataDir);
     }
     expect((await call(serve, ADMIN, 'POST', '/admin/tokens/no-such-jti/revoke')).status).toBe(404);
+    // The operator gives the account a new token; the revoked one stays refused.
+    const renewed = await call(serve, ADMIN, 'POST', `/admin/accounts/${account.id}/tokens`);
+    expect(renewed.status).toBe(201);
+    expect((await call(serve, renewed.json['token'] as string, 'GET', '/account/providers')).status).toBe(200);
+    expect((await call(serve, account.token, 'GET', '/account/providers')).status).toBe(401);
     // Revoking the admin token itself: it is refused from then on too.
     const adminJti = admin.json['jti'] as string;
     expect((await call(serve, adminToken, 'POST', `/admin/tokens/${adminJti}/revoke`)).status).toBe(200);
@@ -183,6 +189,22 @@ describe('tokens the core issues are JWTs that verify against its JWKS', { timeo
       expect(answer.status, path).toBe(401);
       expect(answer.json['code']).toBe('UNAUTHORIZED');
     }
+  });
+
+  it('an opaque provider token of a data dir from before JWTs keeps working', async () => {
+    expect((await call(serve, ADMIN, 'POST', '/providers/register', registration())).status).toBe(201);
+    await serve.close();
+    // What an older serve wrote: the provider's token derived from token-key, only its hash in the provider file.
+    const key = (await readFile(join(dataDir, 'token-key'), 'utf8')).trim();
+    const seed = 'seed-from-an-older-serve';
+    const legacy = providerToken(key, 'demo-kitchen', seed);
+    const file = join(dataDir, 'providers', 'demo-kitchen.json');
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...stored, providerTokenHash: hashToken(legacy), providerTokenSeed: seed }));
+    serve = await startCore(dataDir);
+    expect(legacy).toMatch(/^pvt_/);
+    expect((await call(serve, legacy, 'GET', '/providers/me/dashboard')).status).toBe(200);
+    expect((await call(serve, `${legacy}x`, 'GET', '/providers/me/dashboard')).status).toBe(401);
   });
 
   it('the operator token from the environment keeps working; an account token reaches no operator route', async () => {

@@ -1,7 +1,7 @@
 import { resolveServeSettings } from '../../../src/config/serve.js';
 import { loadContract } from '../../../src/contract/load.js';
-import { type RunningServe, startServe } from '../../../src/server/serve.js';
 import type { Certifier } from '../../../src/server/core-routes/deps.js';
+import { type RunningServe, startServe } from '../../../src/server/serve.js';
 import { fakeReport } from '../support/fake-report.js';
 
 export const ADMIN = 'admin-token-accounts-4c1d';
@@ -54,7 +54,10 @@ export async function call(
 }
 
 /** A new account (by the operator) and its token. */
-export async function createAccount(serve: RunningServe, name: string): Promise<{ id: string; token: string; jti: string }> {
+export async function createAccount(
+  serve: RunningServe,
+  name: string,
+): Promise<{ id: string; token: string; jti: string }> {
   const created = await call(serve, ADMIN, 'POST', '/admin/accounts', { name });
   if (created.status !== 201) throw new Error(`account not created: ${JSON.stringify(created.json)}`);
   const account = created.json['account'] as { id: string };
