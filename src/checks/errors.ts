@@ -5,6 +5,8 @@ import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
+import { malformedQuotes } from './support/probe-tables/malformed-quote.js';
+import { quoteProbeBody } from './support/quote-probe.js';
 
 interface Probe {
   what: string;
@@ -13,10 +15,14 @@ interface Probe {
   expect?: { status: number; code: string };
   /** Whether a 2xx answer is worth a warning here (otherwise another check owns that rule). */
   warnOnSuccess?: string;
+  /** A malformed request: only a 4xx ErrorResponse answers it (a 5xx is a crash, a 2xx accepted it). */
+  clientError?: true;
 }
 
 /** Any 4xx or 5xx. */
 const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
+/** Any 4xx: "| 400 | INVALID_ARGUMENT | invalid parameter or validation failure |", leniently any client error. */
+const CLIENT_ERROR_STATUSES = ERROR_STATUSES.slice(0, 100);
 
 async function declaredCapabilities(ctx: CheckContext): Promise<string[]> {
   try {
@@ -56,6 +62,15 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
       warnOnSuccess: 'a missing required parameter is usually answered 400 INVALID_ARGUMENT',
     });
   }
+  // Malformed quote input (probe table): POST /quote only where the environment is declared safe (quoteProbeBody).
+  const valid = await quoteProbeBody(ctx);
+  for (const row of valid ? malformedQuotes(valid) : []) {
+    list.push({
+      what: `POST /quote with ${row.what}`,
+      request: { method: 'POST', path: '/quote', json: row.body },
+      clientError: true,
+    });
+  }
   return list;
 }
 
@@ -63,6 +78,9 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
 function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, documented: ReadonlySet<string>): void {
   if (probe.expect) {
     if (!expectError(f, outcome, { what: probe.what, statuses: [probe.expect.status] })) return;
+  } else if (probe.clientError) {
+    const statuses = CLIENT_ERROR_STATUSES;
+    if (!expectError(f, outcome, { what: probe.what, statuses, requirement: 'ERROR-CODES-DOCUMENTED' })) return;
   } else {
     if (outcome.kind === 'response' && outcome.status < 300) {
       // "| 400 | INVALID_ARGUMENT | invalid parameter or validation failure |" (a row of ERROR-CODES-DOCUMENTED).

@@ -1,3 +1,4 @@
+import { isRecord } from '../util/json.js';
 import { LOCATIONS, OFFERINGS } from './catalog.js';
 import type { ActiveFaults } from './faults.js';
 import type { Location, Offering, OptionGroup, QuoteLine, QuoteSelectedOption } from './model.js';
@@ -62,6 +63,13 @@ export const negativeAccepted = (quantity: unknown, faults: ActiveFaults): boole
   typeof quantity === 'number' &&
   Number.isInteger(quantity) &&
   quantity < 0;
+
+/** The fault quote-null-item-crashes: an item that is not an object is read as one, and the read throws (HTTP 500). */
+export const nullItemCrashes = (body: unknown, faults: ActiveFaults): boolean =>
+  faults.has('quote-null-item-crashes') &&
+  isRecord(body) &&
+  Array.isArray(body['items']) &&
+  body['items'].some((item) => !isRecord(item));
 
 /** The fault option-quantity-unchecked: any integer option quantity is priced, -1 included. */
 export const optionQuantityAccepted = (quantity: unknown, faults: ActiveFaults): quantity is number =>

@@ -67,6 +67,8 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'unsafe-test-environment': /safeTestEnvironment is false.*no POST request was sent/,
   'error-not-json': /an HTML page/,
   'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,
+  'quote-null-item-crashes':
+    /POST \/quote with items\[0\] null was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
   'catalog-ids-unstable':
     /GET \/catalog twice: offering .* had id .*, then .*; ids must be stable across catalog refreshes/,
   'provider-info-missing-name': /GET \/provider-info does not match the schema: .*name/,

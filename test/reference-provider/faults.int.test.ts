@@ -509,6 +509,9 @@ const CASES = {
       return answer.status === 404 && answer.json === undefined && (answer.contentType ?? '').startsWith('text/html');
     },
   },
+  'quote-null-item-crashes': {
+    broken: async ({ call }) => (await quoteStatus(call, [null])) === 500,
+  },
   'error-code-undocumented': {
     broken: async ({ call }) => {
       const answer = await call('GET', '/no-such-route');
