@@ -67,7 +67,10 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
   for (const row of valid ? malformedQuotes(valid) : []) {
     list.push({
       what: `POST /quote with ${row.what}`,
-      request: { method: 'POST', path: '/quote', json: row.body },
+      request:
+        'raw' in row
+          ? { method: 'POST', path: '/quote', rawBody: row.raw }
+          : { method: 'POST', path: '/quote', json: row.body },
       clientError: true,
     });
   }

@@ -71,6 +71,17 @@ export const nullItemCrashes = (body: unknown, faults: ActiveFaults): boolean =>
   Array.isArray(body['items']) &&
   body['items'].some((item) => !isRecord(item));
 
+/** The fault quote-invalid-json-crashes: a body that is not JSON, or none, is parsed without a guard and throws (HTTP 500). */
+export const unparsedBodyCrashes = (rawBody: Buffer, faults: ActiveFaults): boolean => {
+  if (!faults.has('quote-invalid-json-crashes')) return false;
+  try {
+    JSON.parse(rawBody.toString('utf8'));
+    return false;
+  } catch {
+    return true;
+  }
+};
+
 /** The fault option-quantity-unchecked: any integer option quantity is priced, -1 included. */
 export const optionQuantityAccepted = (quantity: unknown, faults: ActiveFaults): quantity is number =>
   faults.has('option-quantity-unchecked') && typeof quantity === 'number' && Number.isInteger(quantity);

@@ -10,10 +10,12 @@ describe('malformedQuotes: the valid body with one part of the wrong JSON shape'
       { offeringId: 'water', quantity: 1 },
     ],
   };
-  const rows = Object.fromEntries(malformedQuotes(valid).map((r) => [r.what, r.body]));
+  const rows = Object.fromEntries(malformedQuotes(valid).map((r) => [r.what, 'raw' in r ? { raw: r.raw } : r.body]));
 
   it('breaks the body, the items array, an item and its selectedOptions, keeping the rest as it was', () => {
     expect(rows).toEqual({
+      'a body that is not JSON': { raw: '{"items": [' },
+      'an empty body': { raw: '' },
       'a JSON null body': null,
       'no items': { providerSlug: 'demo', locationId: 'loc-1' },
       'items[0] null': { ...valid, items: [null, valid.items[1]] },
@@ -29,6 +31,6 @@ describe('malformedQuotes: the valid body with one part of the wrong JSON shape'
   });
 
   it('still builds every row from a body without items', () => {
-    expect(malformedQuotes({ providerSlug: 'demo', items: [] }).map((r) => r.what)).toHaveLength(5);
+    expect(malformedQuotes({ providerSlug: 'demo', items: [] }).map((r) => r.what)).toHaveLength(7);
   });
 });

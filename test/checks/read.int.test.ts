@@ -67,6 +67,8 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'unsafe-test-environment': /safeTestEnvironment is false.*no POST request was sent/,
   'error-not-json': /an HTML page/,
   'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,
+  'quote-invalid-json-crashes':
+    /POST \/quote with a body that is not JSON was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
   'quote-null-item-crashes':
     /POST \/quote with items\[0\] null was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
   'catalog-ids-unstable':

@@ -512,6 +512,10 @@ const CASES = {
   'quote-null-item-crashes': {
     broken: async ({ call }) => (await quoteStatus(call, [null])) === 500,
   },
+  'quote-invalid-json-crashes': {
+    // No body at all: not a JSON document either.
+    broken: async ({ call }) => (await call('POST', '/quote')).status === 500,
+  },
   'error-code-undocumented': {
     broken: async ({ call }) => {
       const answer = await call('GET', '/no-such-route');
