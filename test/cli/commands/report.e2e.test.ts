@@ -1,36 +1,19 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { failingReport, passingReport } from '../../report/sample-reports.js';
-import { storedReport } from '../../report/stored-report.js';
 import { runCli } from '../../support/cli.js';
-import { scratchDir } from '../../support/scratch.js';
-
-/** A value set as the credential variable here: the stored report must never show it. */
-const LOCAL_SECRET = 'local-secret-Qw83zLp';
+import { LOCAL_SECRET, sha256Of, storedReportFolder } from './stored-report-folder.js';
 
 let dir = '';
 beforeAll(async () => {
-  dir = await scratchDir('report-command');
-  const failing = storedReport(failingReport());
-  const quoteMath = failing.checks.find((c) => c.id === 'quote-math');
-  if (quoteMath) quoteMath.details = [...(quoteMath.details ?? []), `an older provcert kept ${LOCAL_SECRET} here`];
-  await writeFile(join(dir, 'fail.json'), JSON.stringify(failing));
-  await writeFile(join(dir, 'pass.json'), JSON.stringify(storedReport(passingReport())));
-  await mkdir(join(dir, 'a-folder'));
+  dir = await storedReportFolder();
 });
-
-const sha256Of = async (file: string): Promise<string> =>
-  createHash('sha256')
-    .update(await readFile(join(dir, file)))
-    .digest('hex');
 
 const report = (args: string[]) => runCli(['report', ...args], { cwd: dir, env: { PROVIDER_API_KEY: LOCAL_SECRET } });
 
 describe('provcert report through the built CLI (the rest in-process: report.int.test.ts)', () => {
   it('every format says it is a stored report read from a file, with its sha256, not a run now (issue 25)', async () => {
-    const digest = await sha256Of('fail.json');
+    const digest = await sha256Of(join(dir, 'fail.json'));
     const r = await report([
       'fail.json',
       '--github',
@@ -61,6 +44,8 @@ describe('provcert report through the built CLI (the rest in-process: report.int
     // Read back, the rendered JSON is itself a stored report: it is named again, with its own digest.
     const again = await report(['n/r.json']);
     expect(again.code).toBe(0);
-    expect(again.stdout.split('\n')[0]).toContain(`from the file n/r.json (sha256 ${await sha256Of('n/r.json')})`);
+    expect(again.stdout.split('\n')[0]).toContain(
+      `from the file n/r.json (sha256 ${await sha256Of(join(dir, 'n/r.json'))})`,
+    );
   });
 });

@@ -1,31 +1,15 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../../src/model/report.js';
-import { ANSI_BELL, CANARY, failingReport, passingReport } from '../../report/sample-reports.js';
-import { storedReport } from '../../report/stored-report.js';
+import { ANSI_BELL, CANARY, failingReport } from '../../report/sample-reports.js';
 import { runMain } from '../../support/cli-io.js';
-import { scratchDir } from '../../support/scratch.js';
-
-/** A value set as the credential variable here: the stored report must never show it. */
-const LOCAL_SECRET = 'local-secret-Qw83zLp';
+import { LOCAL_SECRET, sha256Of, storedReportFolder } from './stored-report-folder.js';
 
 let dir = '';
 beforeAll(async () => {
-  dir = await scratchDir('report-command');
-  const failing = storedReport(failingReport());
-  const quoteMath = failing.checks.find((c) => c.id === 'quote-math');
-  if (quoteMath) quoteMath.details = [...(quoteMath.details ?? []), `an older provcert kept ${LOCAL_SECRET} here`];
-  await writeFile(join(dir, 'fail.json'), JSON.stringify(failing));
-  await writeFile(join(dir, 'pass.json'), JSON.stringify(storedReport(passingReport())));
-  await mkdir(join(dir, 'a-folder'));
+  dir = await storedReportFolder();
 });
-
-const sha256Of = async (file: string): Promise<string> =>
-  createHash('sha256')
-    .update(await readFile(join(dir, file)))
-    .digest('hex');
 
 /** provcert report in-process; report.e2e.test.ts runs it through the built CLI. */
 const report = async (args: string[]) => {
@@ -80,7 +64,7 @@ describe('provcert report: renders a stored JSON report without re-running', () 
       'provcert report of Demo <b>Pizza</b> (demo-pizza) at http://127.0.0.1:4010 (profile TRANSACTIONAL; run 2025-03-01T10:00:00.000Z, ';
     const [notice, ...rest] = r.stdout.split('\n');
     expect(notice).toBe(
-      `stored report read from the file fail.json (sha256 ${await sha256Of('fail.json')}), not a certification run now: ` +
+      `stored report read from the file fail.json (sha256 ${await sha256Of(join(dir, 'fail.json'))}), not a certification run now: ` +
         'a report file proves nothing by itself; run provcert against the provider to certify it',
     );
     expect(rest.join('\n').startsWith(header)).toBe(true);
