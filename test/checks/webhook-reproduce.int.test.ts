@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import type { FaultName } from '../../src/reference-provider/index.js';
 import { certify } from '../support/certify.js';
 
 /** A webhook finding reproduces with the event, never a request that creates an order or reads an action (issue 34). */
 describe('webhook findings reproduce with the event itself', () => {
-  it.each([
-    ['no event arrives', false],
-    ['no event arrives, under --strict', true],
-  ])('%s: a send-event line, no POST /actions or GET /actions/…', async (_name, strict) => {
-    const { report } = await certify({ faults: ['webhook-not-sent'], strict, webhookTimeoutMs: 2000 });
+  it.each<[string, FaultName, boolean]>([
+    ['no event arrives', 'webhook-not-sent', false],
+    ['no event arrives, under --strict', 'webhook-not-sent', true],
+    // Events arrive, and are wrong: the finding is about what was sent, so is its reproduce line.
+    ['events signed with another secret', 'webhook-wrong-secret', false],
+    ['an event whose status is not the action’s, under --strict', 'webhook-status-mismatch', true],
+  ])('%s: a send-event line, no POST /actions or GET /actions/…', async (_name, fault, strict) => {
+    const { report } = await certify({ faults: [fault], strict, webhookTimeoutMs: 2000 });
     const webhook = report.checks.find((c) => c.id === 'webhook');
     expect(webhook?.status).toBe('fail');
     const reproduce = webhook?.reproduce ?? '';
