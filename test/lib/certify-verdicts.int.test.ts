@@ -48,6 +48,20 @@ describe('certify() verdicts', () => {
     expect(report.checks.every((c) => c.status === 'skip')).toBe(true);
   }, 60_000);
 
+  it('INCOMPLETE when a rule cannot be tested within the limits: never PASS, the setting that tests it named', async ({
+    reference,
+  }) => {
+    // The reference provider's quotes outlive a 1 s wait: quote-expiry cannot see one expire.
+    const report = await certify({ ...options(reference), only: ['quote-expiry'], maxExpiryWait: 1 });
+    expect(report.verdict).toBe('INCOMPLETE');
+    const expiry = report.checks.find((c) => c.id === 'quote-expiry');
+    expect(expiry?.status).toBe('untested');
+    expect(expiry?.findings.filter((f) => f.severity === 'fail')).toEqual([]);
+    // The library spells the setting as its option, not as the CLI's flag.
+    expect(expiry?.message).toMatch(/maxExpiryWait: \d+/);
+    expect(report.summary.untested).toBe(1);
+  }, 60_000);
+
   it('PARTIAL with only/skip: the checks of the profile left out are named and counted', async ({ reference }) => {
     const report = await certify({ ...options(reference), only: ['health', 'catalog'] });
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
