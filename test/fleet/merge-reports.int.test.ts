@@ -150,6 +150,37 @@ describe('mergeFleetReports', () => {
     ]);
   });
 
+  it('keeps a provider whose rule was not tested INCOMPLETE: the merged fleet is INCOMPLETE, never PASS', () => {
+    const incomplete = structuredClone(passing);
+    const expiry = incomplete.checks.find((c) => c.id === 'quote-expiry');
+    if (!expiry) throw new Error('the sample run has no quote-expiry');
+    const untested = {
+      requirement: 'ACTION-EXPIRED-QUOTE-NO-ACTION',
+      reason: 'quote q-1 is valid for 900 s, longer than the run waits for a quote to expire (--max-expiry-wait 120)',
+      remedy: 'rerun with --max-expiry-wait 910',
+    };
+    Object.assign(expiry, {
+      status: 'untested',
+      message: `${untested.requirement} not tested: ${untested.reason}; to test it: ${untested.remedy}`,
+      findings: [],
+      untested: [untested],
+    });
+    incomplete.summary = { ...incomplete.summary, pass: incomplete.summary.pass - 1, untested: 1 };
+    incomplete.verdict = 'INCOMPLETE';
+    const reports = [
+      shard(1, [providerResult('west-kitchen', passing)]),
+      shard(2, [providerResult('south-kitchen', incomplete)]),
+      shard(3, [providerResult('north-kitchen', passing)]),
+    ];
+    const { report, warnings } = merge(reports);
+    expect(warnings).toEqual([]);
+    expect(report.providers.find((p) => p.slug === 'south-kitchen')?.verdict).toBe('INCOMPLETE');
+    expect(report.verdict).toBe('INCOMPLETE');
+    expect(report.summary).toMatchObject({ passed: 2, failed: 0, incomplete: 1 });
+    const validate = fleetReportValidator();
+    expect(validate(JSON.parse(renderFleetJson(report))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
   it('keeps the stop of an interrupted shard, and its verdict is INTERRUPTED', () => {
     const reports = shards();
     reports[0] = { ...(reports[0] as FleetReport), interruptedBy: 'SIGTERM' };
