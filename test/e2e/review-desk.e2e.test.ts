@@ -223,7 +223,7 @@ describe('provcert serve: the review desk end to end', () => {
         AUTH: `Authorization: Bearer ${ADMIN}`,
         ...vars,
       };
-      const { stdout } = await run('bash', ['-euc', script], { env });
+      const { stdout } = await run('bash', ['-euc', script], { env, cwd: dataDir });
       for (const r of CORE_ROUTES) {
         const [method, pattern] = r.split(' ') as [string, string];
         const path = new RegExp(`\\$CORE${pattern.replace(/\{[a-zA-Z]+\}/g, '[^\\s"?/]+')}(?=[\\s"?]|$)`);
