@@ -7,4 +7,10 @@ export interface Clock {
   now(): number;
   /** Resolves after `ms` on this clock, or at once when `signal` aborts (never rejects). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * A server sharing this clock says when it is working (answering, sending), until the returned function is
+   * called. Only a clock that moves on by itself when nothing is going on (a test's manual clock) needs to know;
+   * the system clock does not implement it.
+   */
+  workingWhile?(busy: () => boolean): () => void;
 }

@@ -17,6 +17,8 @@ export class ManualClock implements Clock {
   private readonly sleepers = new Set<Sleeper>();
   /** Counts reads and sleeps: something that reads the clock is still working. */
   private activity = 0;
+  /** Servers sharing the clock that say when they are working (workingWhile): the clock waits for them. */
+  private readonly workers = new Set<() => boolean>();
   /** Wakes advanceWhenIdle's loop when a sleep starts. */
   private onSleep: (() => void) | undefined;
 
@@ -47,6 +49,14 @@ export class ManualClock implements Clock {
     });
   }
 
+  workingWhile(busy: () => boolean): () => void {
+    const worker = (): boolean => busy();
+    this.workers.add(worker);
+    return () => {
+      this.workers.delete(worker);
+    };
+  }
+
   /** How many sleeps are waiting for the clock. */
   get sleeping(): number {
     return this.sleepers.size;
@@ -66,8 +76,9 @@ export class ManualClock implements Clock {
   /**
    * Moves the clock to the next sleep's end whenever nothing else is going on: no sleep started or clock read
    * for `quietTurns` turns of the event loop, and `busy()` (say, the reference provider answering or sending)
-   * false. Work between two clock reads thus takes no time on this clock, as in a simulation; a wait for an
-   * event that is coming (a webhook being sent) is not cut short as long as `busy()` covers it. Returns stop.
+   * false, nor any server's that said when it works (workingWhile). Work between two clock reads thus takes no
+   * time on this clock, as in a simulation; a wait for an event that is coming (a webhook being sent) is not cut
+   * short as long as `busy()` or workingWhile covers it. Returns stop.
    */
   advanceWhenIdle(busy: () => boolean = () => false, quietTurns = 20): () => void {
     let stopped = false;
@@ -83,7 +94,7 @@ export class ManualClock implements Clock {
         this.onSleep = undefined;
         // A millisecond a turn: quiet means about `quietTurns` ms in which nothing read the clock.
         await pause(1);
-        const idle = this.sleepers.size > 0 && !busy() && this.activity === seen;
+        const idle = this.sleepers.size > 0 && !busy() && !this.working() && this.activity === seen;
         quiet = idle ? quiet + 1 : 0;
         seen = this.activity;
         if (quiet < quietTurns) continue;
@@ -94,6 +105,11 @@ export class ManualClock implements Clock {
       }
     })();
     return stop;
+  }
+
+  private working(): boolean {
+    for (const busy of this.workers) if (busy()) return true;
+    return false;
   }
 
   private nextDue(until: number): Sleeper | undefined {

@@ -42,5 +42,27 @@ export function withPorts(text: string, ports: PortMap): string {
 export const envWithPorts = (env: Record<string, string>, ports: PortMap): Record<string, string> =>
   Object.fromEntries(Object.entries(env).map(([key, value]) => [key, withPorts(value, ports)]));
 
+/** Port maps already handed out by distinctPortMap in this file's worker: no free port is in two of them. */
+const given: PortMap[] = [];
+let chosen: Promise<unknown> = Promise.resolve();
+
+async function newPortMap(): Promise<PortMap> {
+  const taken = new Set(given.flatMap((map) => [...map.values()]));
+  let ports = await freePortsFor();
+  while ([...ports.values()].some((port) => taken.has(port))) ports = await freePortsFor();
+  given.push(ports);
+  return ports;
+}
+
+/**
+ * freePortsFor, for jobs that run at once (concurrent tests, an example's parallel jobs): one call at a time, each
+ * map sharing no free port with the maps given before it.
+ */
+export function distinctPortMap(): Promise<PortMap> {
+  const next = chosen.then(newPortMap);
+  chosen = next;
+  return next;
+}
+
 /** The fixed ports back in place of the free ones: what the test ran, as the example writes it. */
 export const asWritten = (text: string, ports: PortMap): string => replaceWholeNumbers(text, inverse(ports));

@@ -1,10 +1,10 @@
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { endProcessGroups } from '../support/process-groups.js';
 import { scratchDir } from '../support/scratch.js';
-import { asWritten, envWithPorts, freePortsFor, type PortMap, withPorts } from './example-ports.js';
+import { asWritten, distinctPortMap, envWithPorts, withPorts } from './example-ports.js';
 import { installInFreshProject, packProvcert, repo, runCommand, userEnv } from './packed-provcert.js';
 
 const examples = join(repo, 'examples');
@@ -18,13 +18,10 @@ interface GitlabJob {
 
 let work = '';
 let providerRepo = '';
-/** The examples' fixed ports, each replaced by a free one for this run. */
-let ports: PortMap;
 
 // A provider repository as the examples' header comments set it up: provcert's tarball under vendor/, installed with
 // `npm install --save-dev ./vendor/provcert-<version>.tgz` (lockfile only: each example's own `npm ci` installs it).
 beforeAll(async () => {
-  ports = await freePortsFor();
   work = await scratchDir('example');
   providerRepo = join(work, 'provider-repo');
   await mkdir(join(providerRepo, 'vendor'), { recursive: true });
@@ -32,8 +29,10 @@ beforeAll(async () => {
   await installInFreshProject(providerRepo, `./vendor/${packed.filename}`, { lockOnly: true });
 }, 240_000);
 
-// The job's process group (the backend started in the background included) ends with each test, however it ends.
-afterEach(() => {
+// The jobs' process groups (the backends started in the background included) end with the file, however it ends.
+// Not after each test: the tests run concurrently, and endProcessGroups ends every group of this worker. Each job's
+// group also ends when the job does (runScript).
+afterAll(() => {
   endProcessGroups();
 });
 
@@ -43,13 +42,14 @@ afterAll(async () => {
 
 /**
  * Runs the shell commands of a CI example as they are written (installing provcert with `npm ci`, then `npx provcert`)
- * in a copy of the provider repository, its fixed ports replaced by free ones (the only change: withPorts refuses
- * any other), and returns the last command's exit code and the directory with the reports.
+ * in a copy of the provider repository, its fixed ports replaced by free ones of its own (the only change: withPorts
+ * refuses any other; the jobs run at once), and returns the last command's exit code and the directory with the reports.
  */
 async function runScript(
   written: string,
   jobEnv: Record<string, string>,
 ): Promise<{ code: number | null; output: string; dir: string }> {
+  const ports = await distinctPortMap();
   const script = withPorts(written, ports);
   expect(asWritten(script, ports)).toBe(written);
   const dir = await mkdtemp(join(work, 'job-'));
@@ -71,7 +71,8 @@ function stepRun(steps: { id?: string; run?: string }[], id: string): string {
   return run;
 }
 
-describe('CI examples run as written', () => {
+// Each job has its own copy of the repository and its own free ports: the two examples run concurrently.
+describe.concurrent('CI examples run as written', () => {
   it('GitHub Actions: installs provcert with npm ci, starts the backend, certifies, writes JUnit + JSON + summary, exit 0', async () => {
     const workflow = parse(await readFile(join(examples, 'github-actions.yml'), 'utf8')) as Workflow;
     const { env, steps } = workflow.jobs.certify;

@@ -49,4 +49,25 @@ describe('ManualClock', () => {
     expect(clock.now()).toBe(START + 5000);
     stop();
   });
+
+  it('advanceWhenIdle also waits while a server that said when it works (workingWhile) is working', async () => {
+    const clock = new ManualClock(START);
+    let working = true;
+    const stopWorking = clock.workingWhile(() => working);
+    const stop = clock.advanceWhenIdle(() => false, 3);
+    let done = false;
+    const sleeping = clock.sleep(5000).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(done).toBe(false);
+    expect(clock.now()).toBe(START);
+    working = false;
+    await sleeping;
+    expect(clock.now()).toBe(START + 5000);
+    // Once it stops saying so, the clock no longer asks it.
+    working = true;
+    stopWorking();
+    await clock.sleep(1000);
+    expect(clock.now()).toBe(START + 6000);
+    stop();
+  });
 });

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../support/cli.js';
 import { spawnCli } from '../live-spawn.js';
 
-/** demo's reproduce lines reach a provider that lives only while demo runs (issue 34). */
+/**
+ * demo's reproduce lines reach a provider that lives only while demo runs (issue 34). What a demo without
+ * --keep-alive says is in demo.int.test.ts (in-process).
+ */
 describe('provcert demo --keep-alive', () => {
-  it('without it: says the reproduce lines live only while the demo runs, and shows no credential', async () => {
-    const r = await runCli(['demo', '--fault', 'catalog-wrong-type']);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toContain(
-      "the reproduce lines above reach this demo's provider, which stops now; provcert demo --keep-alive keeps it up",
-    );
-    expect(r.stdout + r.stderr).not.toMatch(/export DEMO_PROVIDER_CREDENTIAL=/);
-  });
-
   it('keeps the provider up, prints the export line once (stderr only), and the reproduce line then works', async () => {
     const cli = spawnCli(['demo', '--fault', 'catalog-wrong-type', '--keep-alive']);
     const [, url = '', credential = ''] = await cli.waitFor(
