@@ -149,6 +149,9 @@ const NAMES: Record<string, RegExp> = {
     /POST \/actions with quote .* without the quoted item .* was answered 200 and created action .*; a quote cannot authorize a different order/,
   'quote-binding-dropped-item-accepted':
     /POST \/actions with quote .* without the quoted item off-\w+ \(quoted beside the selection's one item\) was answered 200 and created action .*; a quote cannot authorize a different order/,
+  // ── mutation-bench hole faults ──
+  'action-null-item-crashes':
+    /POST \/actions with items\[0\] null was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */

@@ -1264,6 +1264,11 @@ const CASES = {
     },
   },
   // ── end of the lifecycle faults ──
+  // ── mutation-bench hole faults ──
+  'action-null-item-crashes': {
+    broken: async ({ call }) => (await createAction(call, { items: [null] })).action.status === 500,
+  },
+  // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {
