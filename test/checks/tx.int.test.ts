@@ -152,6 +152,12 @@ const NAMES: Record<string, RegExp> = {
   // ── mutation-bench hole faults ──
   'action-null-item-crashes':
     /POST \/actions with items\[0\] null was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
+  'quote-unknown-location-accepted':
+    /POST \/quote with locationId provcert-unknown-location-\S+, which GET \/locations does not list was accepted \(HTTP 200\); expected a 4xx ErrorResponse/,
+  'quote-inactive-location-accepted':
+    /POST \/quote with locationId loc-harbour, which GET \/locations lists with isActive false was accepted \(HTTP 200\); expected a 4xx ErrorResponse/,
+  'quote-absent-options-crash':
+    /POST \/quote with (option \S+ of group \S+ on offering \S+, which has no option groups|variant \S+ on offering \S+, which has no variants) was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */

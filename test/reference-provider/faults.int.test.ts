@@ -1268,6 +1268,27 @@ const CASES = {
   'action-null-item-crashes': {
     broken: async ({ call }) => (await createAction(call, { items: [null] })).action.status === 500,
   },
+  'quote-unknown-location-accepted': {
+    broken: async ({ call }) => {
+      const body = { ...(await certificationQuoteBody(call)), locationId: 'loc-nowhere' };
+      return (await call('POST', '/quote', { body })).status === 200;
+    },
+  },
+  'quote-inactive-location-accepted': {
+    broken: async ({ call }) => {
+      const body = { ...(await certificationQuoteBody(call)), locationId: 'loc-harbour' };
+      return (await call('POST', '/quote', { body })).status === 200;
+    },
+  },
+  'quote-absent-options-crash': {
+    broken: async ({ call }) => {
+      const statuses = await Promise.all([
+        quoteStatus(call, [{ offeringId: 'off-water', quantity: 1, selectedOptions: [crust] }]),
+        quoteStatus(call, [{ offeringId: 'off-water', quantity: 1, variantId: 'var-lemonade-033' }]),
+      ]);
+      return statuses.every((status) => status === 500);
+    },
+  },
   // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 
