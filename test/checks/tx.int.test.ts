@@ -158,6 +158,8 @@ const NAMES: Record<string, RegExp> = {
     /POST \/quote with locationId loc-harbour, which GET \/locations lists with isActive false was accepted \(HTTP 200\); expected a 4xx ErrorResponse/,
   'quote-absent-options-crash':
     /POST \/quote with (option \S+ of group \S+ on offering \S+, which has no option groups|variant \S+ on offering \S+, which has no variants) was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
+  'idempotency-key-order-sensitive':
+    /\[open\] repeating POST \/actions with the same idempotencyKey and body with its JSON keys in reverse order was answered HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD; expected the identical existing action DK-\d+/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */

@@ -1289,6 +1289,14 @@ const CASES = {
       return statuses.every((status) => status === 500);
     },
   },
+  'idempotency-key-order-sensitive': {
+    broken: async ({ call }) => {
+      const { action, body } = await createAction(call, { idempotencyKey: 'key-order' });
+      const reordered = Object.fromEntries(Object.entries(body).reverse());
+      const again = await call('POST', '/actions', { body: reordered });
+      return again.status !== 200 || str(again.json, 'id') !== str(action.json, 'id');
+    },
+  },
   // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 
