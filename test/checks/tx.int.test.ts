@@ -160,6 +160,8 @@ const NAMES: Record<string, RegExp> = {
     /POST \/quote with (option \S+ of group \S+ on offering \S+, which has no option groups|variant \S+ on offering \S+, which has no variants) was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
   'idempotency-key-order-sensitive':
     /\[open\] repeating POST \/actions with the same idempotencyKey and body with its JSON keys in reverse order was answered HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD; expected the identical existing action DK-\d+/,
+  'shared-public-id':
+    /^\d+ distinct test actions \(act_\S+(, act_\S+)+\) share publicId "DK-1001"; a public reference names one order/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */
@@ -168,6 +170,8 @@ const ALSO_RUN: Partial<Record<keyof typeof FAULTS, CheckId[]>> = {
   'reason-leaks-card': ['cancel'],
   'reason-leaks-secret': ['cancel'],
   'reason-leaks-identity-document': ['cancel'],
+  // Two distinct actions to compare: cancel creates one of its own beside the pending one.
+  'shared-public-id': ['cancel'],
 };
 
 // quote-explore's faults are proven in explore.int.test.ts, beside quote-math passing on each; lifecycle's in

@@ -1297,6 +1297,12 @@ const CASES = {
       return again.status !== 200 || str(again.json, 'id') !== str(action.json, 'id');
     },
   },
+  'shared-public-id': {
+    broken: async ({ call }) => {
+      const [first, second] = await Promise.all([createAction(call), createAction(call)]);
+      return str(first.action.json, 'publicId') === str(second.action.json, 'publicId');
+    },
+  },
   // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 
