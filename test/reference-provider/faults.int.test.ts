@@ -1303,6 +1303,9 @@ const CASES = {
       return str(first.action.json, 'publicId') === str(second.action.json, 'publicId');
     },
   },
+  'other-method-served': {
+    broken: async ({ call }) => (await call('POST', '/catalog', { body: {} })).status === 200,
+  },
   // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 
