@@ -8,6 +8,7 @@ import { malformedActions } from './support/probe-tables/malformed-action.js';
 import { pinnedProbeTable, refusalCodes, withField } from './support/probe-tables/pinned-fields.js';
 import { isQuoteExpired } from './support/quote-expired.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
+import { tryWithoutKey } from './support/without-key.js';
 
 interface InvalidAction {
   describe: string;
@@ -208,6 +209,8 @@ export const check: CheckDefinition = {
     const { quote } = await ctx.resources.freshQuote();
     const malformed = malformedCases();
     const cases = [...CASES, ...pinnedCases(ctx, f), ...malformed];
+    // An order without idempotencyKey (optional in the contract): accepted and cancelled, or refused as a missing field.
+    const withoutKey = await tryWithoutKey(ctx, f, ctx.resources.actionBody(quote, ''));
     await inPool(
       cases,
       (c) =>
@@ -221,7 +224,7 @@ export const check: CheckDefinition = {
       CASES_IN_FLIGHT,
     );
     return f.outcome(
-      `missing quoteId and providerSlug were answered VALIDATION_ERROR; ${cases.length - CASES.length - malformed.length} pinned-field values (userConfirmed false, "true", 1, null, [], {} …) were refused with their documented code; an unknown quoteId was refused; ${malformed.length} malformed bodies (not JSON, empty, a null item, items or selectedOptions of another JSON type) got a 4xx ErrorResponse; nothing was created`,
+      `missing quoteId and providerSlug were answered VALIDATION_ERROR; ${cases.length - CASES.length - malformed.length} pinned-field values (userConfirmed false, "true", 1, null, [], {} …) were refused with their documented code; an unknown quoteId was refused; ${malformed.length} malformed bodies (not JSON, empty, a null item, items or selectedOptions of another JSON type) got a 4xx ErrorResponse; nothing was created; an order without idempotencyKey was ${withoutKey === 'accepted' ? 'accepted (the key is optional) and cancelled where the provider can' : 'refused as a missing field'}`,
     );
   },
 };

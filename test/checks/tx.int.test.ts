@@ -162,6 +162,8 @@ const NAMES: Record<string, RegExp> = {
     /\[open\] repeating POST \/actions with the same idempotencyKey and body with its JSON keys in reverse order was answered HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD; expected the identical existing action DK-\d+/,
   'shared-public-id':
     /^\d+ distinct test actions \(act_\S+(, act_\S+)+\) share publicId "DK-1001"; a public reference names one order/,
+  'action-without-key-crashes':
+    /POST \/actions without idempotencyKey \(the contract does not mark it required\) was answered HTTP 500 INTERNAL_ERROR.*; expected 400 or 422/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */
@@ -191,8 +193,9 @@ describe('transactional checks against the reference provider', () => {
     // Cancel cancelled its own action and idempotency its cancelled-state one, neither the shared pending one;
     // lifecycle cancels each order it explored.
     const lifecycleOrders = Number(/(\d+) order\(s\) created/.exec(result(report, 'lifecycle').message)?.[1]);
+    // action-validation cancels the order it created without an idempotencyKey (the key is optional).
     expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(
-      2 + lifecycleOrders,
+      3 + lifecycleOrders,
     );
   });
 

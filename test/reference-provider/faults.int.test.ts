@@ -1306,6 +1306,10 @@ const CASES = {
   'other-method-served': {
     broken: async ({ call }) => (await call('POST', '/catalog', { body: {} })).status === 200,
   },
+  'action-without-key-crashes': {
+    // createAction sends no idempotencyKey unless asked to.
+    broken: async ({ call }) => (await createAction(call)).action.status === 500,
+  },
   // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 
