@@ -113,8 +113,10 @@ function judgeOtherMethod(f: Findings, probe: Probe, outcome: HttpOutcome): bool
     );
     return false;
   }
-  if (!expectError(f, outcome, { what: probe.what, statuses: CLIENT_ERROR_STATUSES, requirement: 'ERROR-NOT-FOUND' }))
-    return false;
+  // A 4xx whose body is no ErrorResponse breaks the error body's shape; a 5xx (or no answer) the 404 rule.
+  const clientError = outcome.kind === 'response' && outcome.status >= 400 && outcome.status < 500;
+  const requirement = clientError ? 'ERROR-BODY-SHAPE' : 'ERROR-NOT-FOUND';
+  if (!expectError(f, outcome, { what: probe.what, statuses: CLIENT_ERROR_STATUSES, requirement })) return false;
   if (outcome.kind === 'response' && outcome.status !== 404) {
     keepEvidence(f, outcome);
     f.warn(
