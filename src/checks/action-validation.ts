@@ -209,8 +209,6 @@ export const check: CheckDefinition = {
     const { quote } = await ctx.resources.freshQuote();
     const malformed = malformedCases();
     const cases = [...CASES, ...pinnedCases(ctx, f), ...malformed];
-    // An order without idempotencyKey (optional in the contract): accepted and cancelled, or refused as a missing field.
-    const withoutKey = await tryWithoutKey(ctx, f, ctx.resources.actionBody(quote, ''));
     await inPool(
       cases,
       (c) =>
@@ -223,6 +221,10 @@ export const check: CheckDefinition = {
       () => ctx.signal.aborted,
       CASES_IN_FLIGHT,
     );
+    // An order without idempotencyKey (optional in the contract): accepted and cancelled, or refused as a missing field.
+    // On a quote of its own, fresh: the invalid cases may have taken the first one's validity.
+    const own = await ctx.resources.freshQuote();
+    const withoutKey = await tryWithoutKey(ctx, f, ctx.resources.actionBody(own.quote, ''));
     return f.outcome(
       `missing quoteId and providerSlug were answered VALIDATION_ERROR; ${cases.length - CASES.length - malformed.length} pinned-field values (userConfirmed false, "true", 1, null, [], {} …) were refused with their documented code; an unknown quoteId was refused; ${malformed.length} malformed bodies (not JSON, empty, a null item, items or selectedOptions of another JSON type) got a 4xx ErrorResponse; nothing was created; an order without idempotencyKey was ${withoutKey === 'accepted' ? 'accepted (the key is optional) and cancelled where the provider can' : 'refused as a missing field'}`,
     );
