@@ -4,14 +4,17 @@ import { Findings } from './outcome.js';
 import { cancelCreated } from './support/cancel-created.js';
 import { describeAnswer, expectError } from './support/expect.js';
 import { inPool } from './support/explore/pool.js';
+import { malformedActions } from './support/probe-tables/malformed-action.js';
 import { pinnedProbeTable, refusalCodes, withField } from './support/probe-tables/pinned-fields.js';
 import { isQuoteExpired } from './support/quote-expired.js';
 import { actionIdentity, markReproduce, problemAt, success } from './support/tx.js';
+import { tryWithoutKey } from './support/without-key.js';
 
 interface InvalidAction {
   describe: string;
   label: string;
-  change(body: Record<string, unknown>, seed: string): Record<string, unknown>;
+  /** The body sent: JSON (any value, null included), or raw bytes that are not a JSON document. */
+  change(body: Record<string, unknown>, seed: string): { json: unknown } | { raw: string };
   statuses: readonly number[];
   /** The expected ErrorResponse code; omitted = any code (the contract names none). */
   code?: string;
@@ -26,10 +29,10 @@ interface InvalidAction {
 
 const without =
   (field: string) =>
-  (body: Record<string, unknown>): Record<string, unknown> => {
+  (body: Record<string, unknown>): { json: unknown } => {
     const copy = { ...body };
     delete copy[field];
-    return copy;
+    return { json: copy };
   };
 
 /** Invalid requests in flight at once (the pinned-field table adds a dozen). */
@@ -70,7 +73,7 @@ const CASES: InvalidAction[] = [
   {
     describe: 'a quoteId the provider never issued',
     label: 'unknown-quote',
-    change: (b, seed) => ({ ...b, quoteId: `provcert-unknown-quote-${seed}` }),
+    change: (b, seed) => ({ json: { ...b, quoteId: `provcert-unknown-quote-${seed}` } }),
     statuses: CLIENT_ERROR_STATUSES,
     missingField: false,
     acceptedViolates: 'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
@@ -98,7 +101,7 @@ function pinnedCases(ctx: CheckContext, f: Findings): InvalidAction[] {
       {
         describe: `${name} ${probe.sent.describe}`,
         label: `pinned-${i}`,
-        change: (b) => withField(b, probe.field.path, probe.sent.value),
+        change: (b) => ({ json: withField(b, probe.field.path, probe.sent.value) }),
         statuses: CLIENT_ERROR_STATUSES,
         ...(code ? { code } : {}),
         alsoCodes,
@@ -110,6 +113,26 @@ function pinnedCases(ctx: CheckContext, f: Findings): InvalidAction[] {
   });
 }
 
+/**
+ * The malformed-input table for POST /actions (probe-tables/malformed-action.ts): each row must get a 4xx
+ * ErrorResponse (any code: "400 INVALID_ARGUMENT … invalid parameter or validation failure") and create nothing.
+ * Each JSON row keeps its own idempotencyKey, so no row is read as a retry of another.
+ */
+function malformedCases(): InvalidAction[] {
+  return malformedActions({}).map((row) => ({
+    describe: row.what,
+    label: `malformed-${row.label}`,
+    change: (valid) => {
+      const own = malformedActions(valid).find((r) => r.label === row.label) ?? row;
+      return 'raw' in own ? { raw: own.raw } : { json: own.body };
+    },
+    statuses: CLIENT_ERROR_STATUSES,
+    missingField: false,
+    acceptedViolates: 'ERROR-CODES-DOCUMENTED',
+    refusalViolates: 'ERROR-CODES-DOCUMENTED',
+  }));
+}
+
 async function tryCase(
   ctx: CheckContext,
   f: Findings,
@@ -117,7 +140,12 @@ async function tryCase(
   valid: Record<string, unknown>,
 ): Promise<void> {
   const what = `POST /actions with ${c.describe}`;
-  const outcome = await ctx.client.send({ method: 'POST', path: '/actions', json: c.change(valid, ctx.config.seed) });
+  const sent = c.change(valid, ctx.config.seed);
+  const outcome = await ctx.client.send(
+    'raw' in sent
+      ? { method: 'POST', path: '/actions', rawBody: sent.raw }
+      : { method: 'POST', path: '/actions', json: sent.json },
+  );
   const accepted = success(outcome);
   if (accepted) {
     const created = actionIdentity(accepted.json);
@@ -165,12 +193,13 @@ export const check: CheckDefinition = {
   id: 'action-validation',
   group: 'transactional',
   title: 'Invalid action requests are rejected and create nothing',
-  rule: 'Contract, Provider route behaviour rule 2: "missing fields give HTTP 400 or 422 with code VALIDATION_ERROR (never QUOTE_EXPIRED). Requires userConfirmed: true; otherwise rejected with ACTION_NOT_CONFIRMED"',
+  rule: 'Contract, Provider route behaviour rule 2: "missing fields give HTTP 400 or 422 with code VALIDATION_ERROR (never QUOTE_EXPIRED). Requires userConfirmed: true; otherwise rejected with ACTION_NOT_CONFIRMED"; Errors: "| 400 | INVALID_ARGUMENT | invalid parameter or validation failure |" (a malformed body)',
   requirements: [
     'ACTION-REQUIRES-QUOTE-AND-CONFIRMATION',
     'ACTION-INPUT-REQUIRED-FIELDS',
     'ACTION-MISSING-FIELD-VALIDATION-ERROR',
     'ACTION-NOT-CONFIRMED',
+    'ERROR-CODES-DOCUMENTED',
   ],
   needs: ['quote-math'],
   appliesTo: { operations: ['POST /actions'], description: 'providers with ACTION_CREATE (required in TRANSACTIONAL)' },
@@ -178,7 +207,8 @@ export const check: CheckDefinition = {
     const f = new Findings();
     // A fresh, valid quote: only the field under test is wrong.
     const { quote } = await ctx.resources.freshQuote();
-    const cases = [...CASES, ...pinnedCases(ctx, f)];
+    const malformed = malformedCases();
+    const cases = [...CASES, ...pinnedCases(ctx, f), ...malformed];
     await inPool(
       cases,
       (c) =>
@@ -191,8 +221,12 @@ export const check: CheckDefinition = {
       () => ctx.signal.aborted,
       CASES_IN_FLIGHT,
     );
+    // An order without idempotencyKey (optional in the contract): accepted and cancelled, or refused as a missing field.
+    // On a quote of its own, fresh: the invalid cases may have taken the first one's validity.
+    const own = await ctx.resources.freshQuote();
+    const withoutKey = await tryWithoutKey(ctx, f, ctx.resources.actionBody(own.quote, ''));
     return f.outcome(
-      `missing quoteId and providerSlug were answered VALIDATION_ERROR; ${cases.length - CASES.length} pinned-field values (userConfirmed false, "true", 1, null, [], {} …) were refused with their documented code; an unknown quoteId was refused; nothing was created`,
+      `missing quoteId and providerSlug were answered VALIDATION_ERROR; ${cases.length - CASES.length - malformed.length} pinned-field values (userConfirmed false, "true", 1, null, [], {} …) were refused with their documented code; an unknown quoteId was refused; ${malformed.length} malformed bodies (not JSON, empty, a null item, items or selectedOptions of another JSON type) got a 4xx ErrorResponse; nothing was created; an order without idempotencyKey was ${withoutKey === 'accepted' ? 'accepted (the key is optional) and cancelled where the provider can' : 'refused as a missing field'}`,
     );
   },
 };

@@ -6,6 +6,7 @@ import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { malformedQuotes } from './support/probe-tables/malformed-quote.js';
+import { otherMethods } from './support/probe-tables/other-methods.js';
 import { quoteProbeBody } from './support/quote-probe.js';
 
 interface Probe {
@@ -17,6 +18,8 @@ interface Probe {
   warnOnSuccess?: string;
   /** A malformed request: only a 4xx ErrorResponse answers it (a 5xx is a crash, a 2xx accepted it). */
   clientError?: true;
+  /** A listed path with a method the route table does not list for it: an endpoint that does not exist. */
+  otherMethod?: true;
 }
 
 /** Any 4xx or 5xx. */
@@ -74,12 +77,62 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
       clientError: true,
     });
   }
+  // Another method on a listed path (probe table): POST rows only where POST requests may be sent at all.
+  const safe = await declaredSafe(ctx);
+  for (const row of otherMethods(ctx.contract.operations(), seed, safe)) {
+    list.push({
+      what: row.what,
+      request: row.method === 'POST' ? { method: 'POST', path: row.path, json: {} } : { method: 'GET', path: row.path },
+      otherMethod: true,
+    });
+  }
   return list;
+}
+
+/** Whether the manifest declares a safe test environment (DECISIONS.md, Safety: otherwise no POST request is sent). */
+async function declaredSafe(ctx: CheckContext): Promise<boolean> {
+  try {
+    return (await ctx.resources.providerInfo()).manifest?.certification?.safeTestEnvironment === true;
+  } catch (error) {
+    if (error instanceof PrerequisiteError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Another method on a listed path: 404 NOT_FOUND ("endpoint or id does not exist"). 405, HTTP's own answer for a
+ * known path, and any other 4xx ErrorResponse are a warning; a 2xx served an endpoint the contract does not have, and
+ * a 5xx crashed on it.
+ */
+function judgeOtherMethod(f: Findings, probe: Probe, outcome: HttpOutcome): boolean {
+  if (outcome.kind === 'response' && outcome.status < 300) {
+    keepEvidence(f, outcome);
+    f.problem(
+      `${probe.what} was served (${describeAnswer(outcome)}); an endpoint the route table does not list does not exist: expected 404 NOT_FOUND`,
+      'ERROR-NOT-FOUND',
+    );
+    return false;
+  }
+  // A 4xx whose body is no ErrorResponse breaks the error body's shape; a 5xx (or no answer) the 404 rule.
+  const clientError = outcome.kind === 'response' && outcome.status >= 400 && outcome.status < 500;
+  const requirement = clientError ? 'ERROR-BODY-SHAPE' : 'ERROR-NOT-FOUND';
+  if (!expectError(f, outcome, { what: probe.what, statuses: CLIENT_ERROR_STATUSES, requirement })) return false;
+  if (outcome.kind === 'response' && outcome.status !== 404) {
+    keepEvidence(f, outcome);
+    f.warn(
+      `${probe.what} was answered ${describeAnswer(outcome)}; the contract answers an endpoint that does not exist with 404 NOT_FOUND`,
+      'ERROR-NOT-FOUND',
+    );
+    return false;
+  }
+  return true;
 }
 
 /** Any non-2xx answer must be a JSON ErrorResponse whose code the contract documents. */
 function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, documented: ReadonlySet<string>): void {
-  if (probe.expect) {
+  if (probe.otherMethod) {
+    if (!judgeOtherMethod(f, probe, outcome)) return;
+  } else if (probe.expect) {
     if (!expectError(f, outcome, { what: probe.what, statuses: [probe.expect.status] })) return;
   } else if (probe.clientError) {
     const statuses = CLIENT_ERROR_STATUSES;
@@ -104,6 +157,9 @@ function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, docum
       `${probe.what} was answered with code ${code}, which is not a documented error code (${[...documented].join(', ')})`,
       'ERROR-CODES-DOCUMENTED',
     );
+  } else if (probe.otherMethod && code !== 'NOT_FOUND') {
+    keepEvidence(f, outcome);
+    f.problem(`${probe.what} was answered 404 with code ${code}; expected NOT_FOUND`, 'ERROR-NOT-FOUND');
   } else if (probe.expect && code !== probe.expect.code) {
     keepEvidence(f, outcome);
     f.problem(
@@ -132,7 +188,7 @@ export const check: CheckDefinition = {
       if (outcome) judgeErrorAnswer(f, probe, outcome, documented);
     });
     return f.outcome(
-      `${list.length} error probe(s) answered JSON ErrorResponse with documented codes; an unknown route answers 404 NOT_FOUND`,
+      `${list.length} error probe(s) answered JSON ErrorResponse with documented codes; an unknown route, and a listed path with another method, answers 404 NOT_FOUND`,
     );
   },
 };

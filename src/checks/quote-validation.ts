@@ -4,6 +4,7 @@ import type { QuoteItemInput } from './framework/views.js';
 import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, expectError } from './support/expect.js';
+import { quoteReferenceRows, type ReferenceRow } from './support/probe-tables/quote-references.js';
 import { type InvalidSelection, invalidSelections } from './support/quote-selections.js';
 import { markReproduce, problemAt, success } from './support/tx.js';
 
@@ -95,12 +96,47 @@ async function tryCase(
   );
 }
 
+/** A reference row (probe-tables/quote-references.ts): any 4xx ErrorResponse refuses it; a 2xx or a 5xx fails. */
+async function tryReference(
+  ctx: CheckContext,
+  f: Findings,
+  row: ReferenceRow,
+  base: Record<string, unknown>,
+): Promise<void> {
+  const body = { ...base, ...(row.locationId !== undefined ? { locationId: row.locationId } : {}), items: row.items };
+  const { outcome } = await ctx.resources.requestQuote(body);
+  const what = `POST /quote with ${row.describe}`;
+  const accepted = success(outcome);
+  if (!accepted) {
+    if (!expectError(f, outcome, { what, statuses: CLIENT_ERROR_STATUSES, requirement: row.requirement }))
+      markReproduce(f, ctx, outcome);
+    return;
+  }
+  problemAt(
+    f,
+    ctx,
+    outcome,
+    `${what} was accepted (${describeAnswer(outcome)}); expected a 4xx ErrorResponse`,
+    row.requirement,
+  );
+}
+
+/** A location GET /locations?activeOnly=false lists with isActive false, if the provider has locations. */
+async function inactiveLocation(ctx: CheckContext, declared: readonly string[]): Promise<string | undefined> {
+  if (!declared.includes('LOCATIONS')) return undefined;
+  const { outcome } = await ctx.resources.getValidated('/locations', 'GET /locations', { activeOnly: false });
+  const listed = success(outcome)?.json;
+  if (!Array.isArray(listed)) return undefined;
+  const inactive = listed.find((l) => isRecord(l) && l['isActive'] === false && typeof l['id'] === 'string');
+  return isRecord(inactive) ? String(inactive['id']) : undefined;
+}
+
 export const check: CheckDefinition = {
   id: 'quote-validation',
   group: 'transactional',
   title: 'Invalid selections are rejected, never substituted',
-  rule: 'Contract, Provider route behaviour rule 1: "Availability, quantity and option selection limits are checked … An unavailable item or variant produces a clear error or supported alternative, never a silent replacement"',
-  requirements: ['QUOTE-SELECTION-LIMITS', 'QUOTE-UNAVAILABLE'],
+  rule: 'Contract, Provider route behaviour rule 1: "Availability, quantity and option selection limits are checked … An unavailable item or variant produces a clear error or supported alternative, never a silent replacement"; Errors: "| 404 | NOT_FOUND | endpoint or id does not exist" (an unknown locationId)',
+  requirements: ['QUOTE-SELECTION-LIMITS', 'QUOTE-UNAVAILABLE', 'ERROR-NOT-FOUND'],
   needs: ['catalog'],
   appliesTo: { operations: ['POST /quote'], description: 'providers with QUOTE (required in TRANSACTIONAL)' },
   async run(ctx) {
@@ -122,6 +158,19 @@ export const check: CheckDefinition = {
         return c.describe;
       }),
     );
-    return f.outcome(`rejected with a 4xx ErrorResponse: ${tested.filter((t) => t !== undefined).join('; ')}`);
+    // The reference table: a location, option or variant the provider does not have where the order names it.
+    const inactiveLocationId = await inactiveLocation(ctx, info.capabilities);
+    const references = quoteReferenceRows({
+      catalog,
+      items: selection.items,
+      locations: info.capabilities.includes('LOCATIONS'),
+      ...(inactiveLocationId !== undefined ? { inactiveLocationId } : {}),
+      seed: ctx.config.seed,
+    });
+    await Promise.all(references.rows.map((row) => tryReference(ctx, f, row, base)));
+    const nothing = references.absent.map((a) => `${a.name} (${a.reason})`);
+    return f.outcome(
+      `rejected with a 4xx ErrorResponse: ${[...tested.filter((t) => t !== undefined), ...references.rows.map((r) => r.describe)].join('; ')}${nothing.length > 0 ? `; nothing to probe for ${nothing.join(', ')}` : ''}`,
+    );
   },
 };

@@ -7,6 +7,7 @@ import { Findings } from './outcome.js';
 import { reasonProblems } from './support/event-reason.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, schemaWarnings } from './support/expect.js';
+import { judgeOwnReferences } from './support/own-references.js';
 import { compareIdentity, describeMismatch, otherIdNamed } from './support/probe-tables/identity.js';
 import { actionPath, problemAt } from './support/tx.js';
 import { type AwaitedEvent, awaitEvents } from './support/webhook-wait.js';
@@ -325,6 +326,7 @@ export const check: CheckDefinition = {
         );
       }
     }
+    judgeOwnReferences(f, actions);
     eventIdentities(f, actions, accepted);
     await compareWithStatus(ctx, f, actions, accepted);
     const cancelled = actions.filter((a) => a.cancelled).length;

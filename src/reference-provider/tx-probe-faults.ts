@@ -23,8 +23,13 @@ const withoutOptionQuantities = (items: unknown): unknown =>
       )
     : items;
 
-/** The payload an idempotency key is bound to; idempotency-variant-ignored leaves the items' variants out. */
+/**
+ * The payload an idempotency key is bound to; idempotency-variant-ignored leaves the items' variants out, and
+ * idempotency-key-order-sensitive keeps the keys in the order they were sent.
+ */
 export function idempotencyPayload(body: unknown, faults: ActiveFaults): string {
+  // idempotency-key-order-sensitive: the payload as sent, so the same payload with its keys reordered differs.
+  if (faults.has('idempotency-key-order-sensitive')) return JSON.stringify(body) ?? 'null';
   if (!faults.has('idempotency-variant-ignored') || !isRecord(body)) return canonicalJson(body);
   return canonicalJson({ ...body, items: withoutVariants(body.items) });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckId } from '../../src/model/check-ids.js';
 import type { CheckResult, RunReport } from '../../src/model/report.js';
+import { canonicalJson } from '../../src/reference-provider/http.js';
 import { ALL_CAPABILITIES } from '../../src/reference-provider/info.js';
 import { certify, certifyThroughProxy } from '../support/certify.js';
 
@@ -42,9 +43,11 @@ describe('idempotency in every state', () => {
           if (method !== 'POST' || path !== '/actions') return undefined;
           const sent = JSON.parse(body) as { idempotencyKey?: string; quoteId?: string };
           const key = sent.idempotencyKey ?? '';
-          if (!firstBody.has(key)) firstBody.set(key, body);
+          // The payload, not its bytes: the same payload with its keys reordered is no changed payload.
+          const payload = canonicalJson(sent);
+          if (!firstBody.has(key)) firstBody.set(key, payload);
           const expired = Date.now() >= (expiries.get(sent.quoteId ?? '') ?? Number.POSITIVE_INFINITY);
-          if (firstBody.get(key) === body || !expired || sent.quoteId === undefined) return undefined;
+          if (firstBody.get(key) === payload || !expired || sent.quoteId === undefined) return undefined;
           const original = JSON.parse(firstBody.get(key) ?? '{}') as { quoteId?: string };
           if (Date.now() < (expiries.get(original.quoteId ?? '') ?? Number.POSITIVE_INFINITY)) return undefined;
           return { answer: { status: 422, json: { code: 'QUOTE_EXPIRED', message: 'quote expired' } } };

@@ -69,6 +69,8 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,
   'quote-invalid-json-crashes':
     /POST \/quote with a body that is not JSON was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
+  'other-method-served':
+    /POST \/catalog \(the route table lists GET \/catalog\) was served \(HTTP 200\); an endpoint the route table does not list does not exist: expected 404 NOT_FOUND/,
   'quote-null-item-crashes':
     /POST \/quote with items\[0\] null was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
   'catalog-ids-unstable':

@@ -149,6 +149,21 @@ const NAMES: Record<string, RegExp> = {
     /POST \/actions with quote .* without the quoted item .* was answered 200 and created action .*; a quote cannot authorize a different order/,
   'quote-binding-dropped-item-accepted':
     /POST \/actions with quote .* without the quoted item off-\w+ \(quoted beside the selection's one item\) was answered 200 and created action .*; a quote cannot authorize a different order/,
+  // ── mutation-bench hole faults ──
+  'action-null-item-crashes':
+    /POST \/actions with items\[0\] null was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
+  'quote-unknown-location-accepted':
+    /POST \/quote with locationId provcert-unknown-location-\S+, which GET \/locations does not list was accepted \(HTTP 200\); expected a 4xx ErrorResponse/,
+  'quote-inactive-location-accepted':
+    /POST \/quote with locationId loc-harbour, which GET \/locations lists with isActive false was accepted \(HTTP 200\); expected a 4xx ErrorResponse/,
+  'quote-absent-options-crash':
+    /POST \/quote with (option \S+ of group \S+ on offering \S+, which has no option groups|variant \S+ on offering \S+, which has no variants) was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
+  'idempotency-key-order-sensitive':
+    /\[open\] repeating POST \/actions with the same idempotencyKey and body with its JSON keys in reverse order was answered HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD; expected the identical existing action DK-\d+/,
+  'shared-public-id':
+    /^\d+ distinct test actions \(act_\S+(, act_\S+)+\) share publicId "DK-1001"; a public reference names one order/,
+  'action-without-key-crashes':
+    /POST \/actions without idempotencyKey \(the contract does not mark it required\) was answered HTTP 500 INTERNAL_ERROR.*; expected 400 or 422/,
 };
 
 /** Checks a fault's check needs beside its dependencies: terminal events come from cancelling an action. */
@@ -157,6 +172,8 @@ const ALSO_RUN: Partial<Record<keyof typeof FAULTS, CheckId[]>> = {
   'reason-leaks-card': ['cancel'],
   'reason-leaks-secret': ['cancel'],
   'reason-leaks-identity-document': ['cancel'],
+  // Two distinct actions to compare: cancel creates one of its own beside the pending one.
+  'shared-public-id': ['cancel'],
 };
 
 // quote-explore's faults are proven in explore.int.test.ts, beside quote-math passing on each; lifecycle's in
@@ -176,8 +193,9 @@ describe('transactional checks against the reference provider', () => {
     // Cancel cancelled its own action and idempotency its cancelled-state one, neither the shared pending one;
     // lifecycle cancels each order it explored.
     const lifecycleOrders = Number(/(\d+) order\(s\) created/.exec(result(report, 'lifecycle').message)?.[1]);
+    // action-validation cancels the order it created without an idempotencyKey (the key is optional).
     expect(provider.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel'))).toHaveLength(
-      2 + lifecycleOrders,
+      3 + lifecycleOrders,
     );
   });
 

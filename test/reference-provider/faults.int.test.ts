@@ -1264,6 +1264,53 @@ const CASES = {
     },
   },
   // ── end of the lifecycle faults ──
+  // ── mutation-bench hole faults ──
+  'action-null-item-crashes': {
+    broken: async ({ call }) => (await createAction(call, { items: [null] })).action.status === 500,
+  },
+  'quote-unknown-location-accepted': {
+    broken: async ({ call }) => {
+      const body = { ...(await certificationQuoteBody(call)), locationId: 'loc-nowhere' };
+      return (await call('POST', '/quote', { body })).status === 200;
+    },
+  },
+  'quote-inactive-location-accepted': {
+    broken: async ({ call }) => {
+      const body = { ...(await certificationQuoteBody(call)), locationId: 'loc-harbour' };
+      return (await call('POST', '/quote', { body })).status === 200;
+    },
+  },
+  'quote-absent-options-crash': {
+    broken: async ({ call }) => {
+      const statuses = await Promise.all([
+        quoteStatus(call, [{ offeringId: 'off-water', quantity: 1, selectedOptions: [crust] }]),
+        quoteStatus(call, [{ offeringId: 'off-water', quantity: 1, variantId: 'var-lemonade-033' }]),
+      ]);
+      return statuses.every((status) => status === 500);
+    },
+  },
+  'idempotency-key-order-sensitive': {
+    broken: async ({ call }) => {
+      const { action, body } = await createAction(call, { idempotencyKey: 'key-order' });
+      const reordered = Object.fromEntries(Object.entries(body).reverse());
+      const again = await call('POST', '/actions', { body: reordered });
+      return again.status !== 200 || str(again.json, 'id') !== str(action.json, 'id');
+    },
+  },
+  'shared-public-id': {
+    broken: async ({ call }) => {
+      const [first, second] = await Promise.all([createAction(call), createAction(call)]);
+      return str(first.action.json, 'publicId') === str(second.action.json, 'publicId');
+    },
+  },
+  'other-method-served': {
+    broken: async ({ call }) => (await call('POST', '/catalog', { body: {} })).status === 200,
+  },
+  'action-without-key-crashes': {
+    // createAction sends no idempotencyKey unless asked to.
+    broken: async ({ call }) => (await createAction(call)).action.status === 500,
+  },
+  // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 
 async function evaluate(fault: FaultName, faults: FaultName[]): Promise<boolean> {

@@ -7,7 +7,7 @@ const PROBE_CANCEL_REASON = 'CUSTOMER_CANCELLED: provcert probe created this ord
  * Cancel an action a probe created although it should not have, with the run's credential, where the provider
  * declares cancelling (a test order is not left open); marks it cancelled when the provider says so.
  */
-export async function cancelCreated(ctx: CheckContext, id: string): Promise<void> {
+export async function cancelCreated(ctx: CheckContext, id: string, reason = PROBE_CANCEL_REASON): Promise<void> {
   const declared = await ctx.resources.providerInfo().then(
     (info) => info.capabilities.includes('ACTION_CANCEL'),
     () => false,
@@ -16,7 +16,7 @@ export async function cancelCreated(ctx: CheckContext, id: string): Promise<void
   const outcome = await ctx.client.send({
     method: 'POST',
     path: actionPath(id, '/cancel'),
-    json: { reason: PROBE_CANCEL_REASON },
+    json: { reason },
   });
   if (success(outcome)) ctx.resources.markCancelled(id);
 }

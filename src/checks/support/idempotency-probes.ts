@@ -11,6 +11,7 @@ import {
   changedPayloads,
   type PayloadContext,
   type PayloadProbe,
+  SAME_PAYLOAD_ROWS,
 } from './probe-tables/idempotency.js';
 import { compareIdentity, describeMismatch } from './probe-tables/identity.js';
 import { cancelStray } from './stray-order.js';
@@ -34,7 +35,7 @@ export interface Subject {
   quote: QuoteView;
 }
 
-const send = (ctx: CheckContext, body: Record<string, unknown>): Promise<HttpOutcome> =>
+const send = (ctx: CheckContext, body: unknown): Promise<HttpOutcome> =>
   ctx.client.send({ method: 'POST', path: '/actions', json: body });
 
 /** Records an action a probe should not have created (with its answer) and cancels it where the provider can. */
@@ -47,11 +48,18 @@ async function stray(ctx: CheckContext, subject: Subject, outcome: HttpOutcome):
   return publicId ?? id;
 }
 
-/** Identical repeats (same key, same body) return the identical existing action. */
+/**
+ * Repeats of the same payload (same key, same body: REPEATS identical ones at once, then the same payload with its
+ * keys reordered) return the identical existing action.
+ */
 async function repeatSame(ctx: CheckContext, f: Findings, state: ActionState, subject: Subject): Promise<void> {
-  const outcomes = await Promise.all(Array.from({ length: REPEATS }, () => send(ctx, subject.body)));
-  const what = `[${state}] repeating POST /actions with the same idempotencyKey and body`;
-  for (const outcome of outcomes) {
+  // The identical body REPEATS times at once (a retry storm), each other writing of the same payload once.
+  const sent = SAME_PAYLOAD_ROWS.flatMap((row, i) =>
+    Array.from({ length: i === 0 ? REPEATS : 1 }, () => ({ what: row.what, body: row.body(subject.body) })),
+  );
+  const outcomes = await Promise.all(sent.map((s) => send(ctx, s.body)));
+  for (const [i, outcome] of outcomes.entries()) {
+    const what = `[${state}] repeating POST /actions with ${sent[i]?.what ?? 'the same idempotencyKey and body'}`;
     const answered = success(outcome);
     if (!answered) {
       problemAt(

@@ -132,3 +132,27 @@ export function changedPayloads(
   }
   return { probes, skipped };
 }
+
+/** A JSON value with the keys of every object in reverse order (arrays keep theirs: item order is not key order). */
+export function keysReversed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(keysReversed);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .reverse()
+      .map((key) => [key, keysReversed(value[key])]),
+  );
+}
+
+/**
+ * The same payload, as a retry may send it: identical, and with its JSON keys in another order ("A repeated
+ * idempotencyKey with the same payload returns the identical existing action": a JSON object's key order carries no
+ * meaning, so a client library that re-serializes a retry sends the same payload). Each must return the action.
+ */
+export const SAME_PAYLOAD_ROWS: readonly { what: string; body: (body: Record<string, unknown>) => unknown }[] = [
+  { what: 'the same idempotencyKey and body', body: (body) => body },
+  {
+    what: 'the same idempotencyKey and body with its JSON keys in reverse order',
+    body: (body) => keysReversed(body),
+  },
+];

@@ -147,3 +147,36 @@ export function otherIdNamed(actionId: unknown, created: unknown): 'externalActi
   if (actionId === created['externalActionId']) return 'externalActionId';
   return actionId === created['quoteId'] ? 'quoteId' : undefined;
 }
+
+/** The references that name one order among others: each distinct action must have its own. */
+export const OWN_REFERENCES = ['publicId', 'externalActionId'] as const;
+export type OwnReference = (typeof OWN_REFERENCES)[number];
+
+/** One reference value that two or more distinct actions (by id) carry. */
+export interface SharedReference {
+  field: OwnReference;
+  value: string;
+  ids: string[];
+}
+
+/**
+ * References shared by distinct actions (told apart by their id): "publicId | string (public reference)",
+ * "externalActionId | string (provider's own order id)". Each action is read from its creation answer, or from the
+ * publicId provcert noted for it when the answer was not kept.
+ */
+export function sharedReferences(
+  actions: readonly { id: string; publicId?: string; answer?: unknown }[],
+): SharedReference[] {
+  const shared: SharedReference[] = [];
+  for (const field of OWN_REFERENCES) {
+    const byValue = new Map<string, Set<string>>();
+    for (const a of actions) {
+      const fromAnswer = isRecord(a.answer) ? a.answer[field] : undefined;
+      const value = fromAnswer ?? (field === 'publicId' && a.publicId !== a.id ? a.publicId : undefined);
+      if (typeof value !== 'string' || value === '') continue;
+      byValue.set(value, (byValue.get(value) ?? new Set()).add(a.id));
+    }
+    for (const [value, ids] of byValue) if (ids.size > 1) shared.push({ field, value, ids: [...ids] });
+  }
+  return shared;
+}
