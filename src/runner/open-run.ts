@@ -10,7 +10,8 @@ import type { RunEvents } from '../model/run-events.js';
 import { type SpellSetting, spellAsConfigKey } from '../model/setting-speller.js';
 import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
-import { startCoreServer } from '../server/core-server.js';
+import { type CoreServer, startCoreServer } from '../server/core-server.js';
+import { receiverEventsRoute } from '../server/receiver-events.js';
 import { systemClock } from '../util/clock.js';
 import { hmacHex } from '../util/hmac.js';
 import { Redactor } from '../util/redact.js';
@@ -53,6 +54,13 @@ export interface OpenRun {
   timelineOf(w: ReceivedWebhook): WebhookTimelineEntry;
   /** POST requests are sent only once GET /provider-info declared a safe test environment. */
   declareSafe(safe: boolean): void;
+  /**
+   * The run's own receiver (absent when the run was given an inbox): its address, which also lists the events of
+   * the run's slug to a caller signing with the webhook secret (`provcert events --follow --secret-env`).
+   */
+  receiverUrl?: string;
+  /** The slug whose events the receiver lists, once the run knows it (GET /provider-info). */
+  listEventsOf(slug: string): void;
   close(): Promise<void>;
 }
 
@@ -110,13 +118,23 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   );
   let safe = false;
   const client = guardPosts(inner, () => safe);
-  const ownServer = deps.inbox
+  let listedSlug = deps.expectedSlug;
+  let ownServer: CoreServer | undefined;
+  ownServer = deps.inbox
     ? undefined
     : await startCoreServer({
         host: config.webhookHost,
         port: config.webhookPort,
         contract: deps.contract,
         secretFor: () => deps.webhookSecret,
+        routes: [
+          receiverEventsRoute({
+            slug: () => listedSlug,
+            webhookSecret: deps.webhookSecret,
+            redactor,
+            source: () => ownServer,
+          }),
+        ],
       });
   const inbox = deps.inbox ?? (ownServer as WebhookInbox);
   const abort = new AbortController();
@@ -144,6 +162,10 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
     timelineOf: entryOf,
     declareSafe: (value) => {
       safe = value;
+    },
+    ...(ownServer ? { receiverUrl: ownServer.url } : {}),
+    listEventsOf: (slug) => {
+      listedSlug = slug;
     },
     close: async () => {
       unsubscribe?.();

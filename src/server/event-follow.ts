@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { ReceivedWebhook, WebhookInbox } from '../../model/webhooks.js';
-import { decodeCursor, type EventCursor } from '../event-pages.js';
-import type { EventPage } from '../webhook-store.js';
+import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
+import { decodeCursor, type EventCursor } from './event-pages.js';
+import type { EventPage } from './webhook-store.js';
 
 /** Longest hold of one long poll (GET …/events?wait=): a follower asks again. */
 export const MAX_WAIT_SECONDS = 60;
