@@ -364,7 +364,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       c
         .description(
           "show a core's (or a running run's receiver's) received webhook requests for one provider (signature result, answered status, reason); " +
-            '--follow tails new ones until Ctrl-C (exit 0; 1 the core cannot be reached; 2 usage, unknown slug, refused token or secret)',
+            '--follow tails new ones until Ctrl-C (exit 0; 1 the core or receiver cannot be reached; 2 usage, unknown slug, refused token or secret)',
         )
         .argument('<slug>', 'provider slug')
         // `events resend …` takes its own --core and --admin-token-env.
