@@ -81,7 +81,8 @@ function timelineOnce(): (w: ReceivedWebhook) => WebhookTimelineEntry {
 /**
  * What a run masks in every output: its credential and webhook secret; the wrong credential credential-echo
  * sends (a report shows where a provider repeated it, never the value); with HMAC_SIGNATURE, the signature of
- * the empty body, which every GET carries alike and so works like a key.
+ * the empty body, which every GET carries alike and so works like a key; so does the webhook secret's, which
+ * reads the receiver's events listing (server/receiver-events.ts).
  */
 function maskedValues(config: RunConfig, deps: OpenRunDeps): string[] {
   const probe = probeCredential(config.seed);
@@ -89,6 +90,7 @@ function maskedValues(config: RunConfig, deps: OpenRunDeps): string[] {
   return [
     deps.credential,
     deps.webhookSecret,
+    hmacHex(deps.webhookSecret, ''),
     probe,
     ...(hmac ? [hmacHex(deps.credential, ''), hmacHex(probe, '')] : []),
   ];

@@ -111,7 +111,11 @@ describe("provcert events --secret-env: a running run's receiver", () => {
   });
 
   it('a secret a provider echoes in its event is masked in the listing (the run masks what it knows)', async () => {
-    const echoed = await deliver(SECRET, { actionId: `act-${SECRET}`, newStatus: CREDENTIAL });
+    const echoed = await deliver(SECRET, {
+      actionId: `act-${SECRET}`,
+      newStatus: CREDENTIAL,
+      eventType: `type-${EMPTY_SIGNATURE}`,
+    });
     const r = await runMain(dir, ['events', SLUG, '--core', receiver, '--json', '--secret-env'], { env });
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(echoed);
@@ -119,6 +123,8 @@ describe("provcert events --secret-env: a running run's receiver", () => {
     for (const text of [r.out, raw.text]) {
       expect(text).not.toContain(SECRET);
       expect(text).not.toContain(CREDENTIAL);
+      // The empty body's signature reads this listing: a provider repeating it must not hand it on.
+      expect(text).not.toContain(EMPTY_SIGNATURE);
     }
   });
 
