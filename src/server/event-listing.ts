@@ -96,5 +96,7 @@ export async function answerEvents(
       total: found.total,
       ...(found.nextCursor ? { nextCursor: found.nextCursor } : {}),
     }),
+    // A closing server's last answer ends the connection too: a kept-alive one would hold the shutdown.
+    source.closing?.aborted ? { connection: 'close' } : {},
   );
 }

@@ -184,3 +184,37 @@ describe("provcert events --secret-env: a running run's receiver", () => {
     expect(r.err).not.toContain(SECRET);
   });
 });
+
+describe('a follower attached when the run ends', () => {
+  it("does not hold the receiver's shutdown: its held poll is answered and its connection closed", async () => {
+    const ending = await openRun(testConfig('http://127.0.0.1:9'), {
+      contract: await loadContract(),
+      credential: CREDENTIAL,
+      webhookSecret: SECRET,
+    });
+    ending.listEventsOf(SLUG);
+    const { io, out, err } = captureIo(dir, env);
+    const stop = new AbortController();
+    const following = runCommand(
+      io,
+      ['events', SLUG, '--follow', '--core', ending.receiverUrl ?? '', '--secret-env'],
+      stop.signal,
+    );
+    await until(err, 'Following the events of demo');
+    // The follower asks at once after that line; a moment later its poll is held (nothing arrives). The run ends.
+    await new Promise((r) => setTimeout(r, 300));
+    const closedAt = performance.now();
+    await ending.close();
+    const took = performance.now() - closedAt;
+    await until(err, 'could not reach the receiver');
+    stop.abort('SIGINT');
+
+    expect(await following).toBe(0);
+    // A held poll on a kept-alive connection would keep the server open until its forced close (2 s).
+    expect(took).toBeLessThan(1_000);
+    expect(err()).toMatch(
+      /could not reach the receiver at http:\/\/127\.0\.0\.1:\d+\/api\/v1: .*; retrying every second/,
+    );
+    for (const secret of [SECRET, EMPTY_SIGNATURE]) expect(out() + err()).not.toContain(secret);
+  });
+});
