@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/load.js';
@@ -216,5 +218,59 @@ describe('a follower attached when the run ends', () => {
       /could not reach the receiver at http:\/\/127\.0\.0\.1:\d+\/api\/v1: .*; retrying every second/,
     );
     for (const secret of [SECRET, EMPTY_SIGNATURE]) expect(out() + err()).not.toContain(secret);
+  });
+});
+
+describe('a hostile receiver echoing the signature it was sent', () => {
+  /** Answers every GET with `status` and a body repeating the request's x-service-signature. */
+  async function echoing(status: number, shape: 'error' | 'list'): Promise<{ url: string; close(): Promise<void> }> {
+    const server = createServer((req, res) => {
+      const sig = String(req.headers['x-service-signature']);
+      const body =
+        shape === 'error'
+          ? { code: 'UNAUTHORIZED', message: `bad signature ${sig}` }
+          : {
+              data: [
+                {
+                  seq: 1,
+                  receivedAt: sig,
+                  slug: SLUG,
+                  eventId: sig,
+                  verified: true,
+                  duplicate: false,
+                  answeredStatus: 200,
+                  problem: sig,
+                },
+              ],
+              total: 1,
+            };
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it.each([
+    [401, 'error', 2, /the receiver refused the webhook secret: 401 bad signature/],
+    [404, 'error', 2, /the receiver knows no provider "demo"/],
+    [500, 'error', 1, /the receiver answered 500 bad signature/],
+    [200, 'list', 0, /./],
+    [200, 'json-lines', 0, /./],
+  ] as const)('%s %s: exit %s, the signature masked', async (status, shape, code, message) => {
+    const hostile = await echoing(status, shape === 'error' ? 'error' : 'list');
+    try {
+      const json = shape === 'json-lines' ? ['--json'] : [];
+      const r = await runMain(dir, ['events', SLUG, '--core', hostile.url, '--secret-env', ...json], { env });
+      expect(r.code).toBe(code);
+      expect(r.out + r.err).toMatch(message);
+      expect(r.out + r.err).not.toContain(EMPTY_SIGNATURE);
+      expect(r.out + r.err).not.toContain(SECRET);
+    } finally {
+      await hostile.close();
+    }
   });
 });
