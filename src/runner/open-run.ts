@@ -121,6 +121,7 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   let safe = false;
   const client = guardPosts(inner, () => safe);
   let listedSlug = deps.expectedSlug;
+  // Declared before it listens: the events route reads it per request (one before the assignment: "not ready").
   let ownServer: CoreServer | undefined;
   ownServer = deps.inbox
     ? undefined
