@@ -363,14 +363,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     declare: (c) =>
       c
         .description(
-          "show a core's received webhook requests for one provider (signature result, answered status, reason); " +
-            '--follow tails new ones until Ctrl-C (exit 0; 1 the core cannot be reached; 2 usage, unknown slug or refused token)',
+          "show a core's (or a running run's receiver's) received webhook requests for one provider (signature result, answered status, reason); " +
+            '--follow tails new ones until Ctrl-C (exit 0; 1 the core or receiver cannot be reached; 2 usage, unknown slug, refused token or secret)',
         )
         .argument('<slug>', 'provider slug')
         // `events resend …` takes its own --core and --admin-token-env.
         .enablePositionalOptions()
         .option('--follow', 'keep showing events as they arrive (like tail -f), skipping those already stored')
-        .option('--core <url>', 'core address, provcert serve (default http://127.0.0.1:8787)')
+        .option(
+          '--core <url>',
+          "core address, provcert serve (default http://127.0.0.1:8787), or a running provcert run's receiver (with --secret-env)",
+        )
         .option('--json', 'one JSON object per line (CoreEvent of spec/openapi.yaml)')
         .option(
           '--status <list>',
@@ -383,6 +386,10 @@ export const COMMANDS: readonly CommandSpec[] = [
         .option(
           '--admin-token-env <name>',
           'environment variable with the operator token (default PROVCERT_ADMIN_TOKEN)',
+        )
+        .option(
+          '--secret-env [name]',
+          "read a running provcert run's receiver instead: sign the requests with the webhook secret of this environment variable (default SERVICE_WEBHOOK_SECRET; the secret itself is never sent)",
         ),
     signals: 'serve',
     load: () => import('./commands/events.js'),

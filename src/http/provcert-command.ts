@@ -27,3 +27,22 @@ export function sendEventCommand(config: RunConfig, url: string, slug: string, a
     ]),
   ].join('\n');
 }
+
+/**
+ * How to watch, from a second terminal, the webhooks a provider sends to a running `provcert run`: its receiver lists
+ * them to a caller signing with the webhook secret. Undefined when the run generated its secret (no variable names
+ * it, so no other command can sign).
+ */
+export function followEventsCommand(config: RunConfig, receiverUrl: string, slug: string): string | undefined {
+  if (config.webhookSecretSource.kind !== 'env') return undefined;
+  return shellLine([
+    'provcert',
+    'events',
+    slug,
+    '--follow',
+    '--core',
+    receiverUrl,
+    '--secret-env',
+    config.webhookSecretSource.name,
+  ]);
+}

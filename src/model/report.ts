@@ -182,6 +182,11 @@ export interface RunStartInfo {
   profile: string;
   /** The provider's slug from GET /provider-info (absent when it could not be read). */
   slug?: string;
+  /**
+   * The command that tails the webhooks the run's own receiver gets (`provcert events … --follow --secret-env NAME`);
+   * absent when the run was given a receiver or generated its webhook secret.
+   */
+  followCommand?: string;
   checks: number;
   /** Sections of the requirements the checks cite, to name them beside failures. */
   requirements?: RunReport['requirements'];

@@ -165,6 +165,7 @@ export function createConsoleReporter(options: ConsoleReporterOptions): ConsoleR
       print([
         begun ? plan : `${c.bold('provcert')} certifying ${terminalSafe(info.baseUrl)} (${plan})`,
         `webhook receiver: ${c.cyan(terminalSafe(info.webhookUrl))}  ${c.dim('(the provider must post its status events here)')}`,
+        ...(info.followCommand ? [`watch its webhooks: ${c.dim(terminalSafe(info.followCommand))}`] : []),
         '',
       ]);
       refresh();

@@ -10,7 +10,8 @@ import type { RunEvents } from '../model/run-events.js';
 import { type SpellSetting, spellAsConfigKey } from '../model/setting-speller.js';
 import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
 import { timelineEntry } from '../model/webhooks.js';
-import { startCoreServer } from '../server/core-server.js';
+import { type CoreServer, startCoreServer } from '../server/core-server.js';
+import { receiverEventsRoute } from '../server/receiver-events.js';
 import { systemClock } from '../util/clock.js';
 import { hmacHex } from '../util/hmac.js';
 import { Redactor } from '../util/redact.js';
@@ -53,6 +54,13 @@ export interface OpenRun {
   timelineOf(w: ReceivedWebhook): WebhookTimelineEntry;
   /** POST requests are sent only once GET /provider-info declared a safe test environment. */
   declareSafe(safe: boolean): void;
+  /**
+   * The run's own receiver (absent when the run was given an inbox): its address, which also lists the events of
+   * the run's slug to a caller signing with the webhook secret (`provcert events --follow --secret-env`).
+   */
+  receiverUrl?: string;
+  /** The slug whose events the receiver lists, once the run knows it (GET /provider-info). */
+  listEventsOf(slug: string): void;
   close(): Promise<void>;
 }
 
@@ -73,7 +81,8 @@ function timelineOnce(): (w: ReceivedWebhook) => WebhookTimelineEntry {
 /**
  * What a run masks in every output: its credential and webhook secret; the wrong credential credential-echo
  * sends (a report shows where a provider repeated it, never the value); with HMAC_SIGNATURE, the signature of
- * the empty body, which every GET carries alike and so works like a key.
+ * the empty body, which every GET carries alike and so works like a key; so does the webhook secret's, which
+ * reads the receiver's events listing (server/receiver-events.ts).
  */
 function maskedValues(config: RunConfig, deps: OpenRunDeps): string[] {
   const probe = probeCredential(config.seed);
@@ -81,6 +90,7 @@ function maskedValues(config: RunConfig, deps: OpenRunDeps): string[] {
   return [
     deps.credential,
     deps.webhookSecret,
+    hmacHex(deps.webhookSecret, ''),
     probe,
     ...(hmac ? [hmacHex(deps.credential, ''), hmacHex(probe, '')] : []),
   ];
@@ -110,13 +120,24 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
   );
   let safe = false;
   const client = guardPosts(inner, () => safe);
-  const ownServer = deps.inbox
+  let listedSlug = deps.expectedSlug;
+  // Declared before it listens: the events route reads it per request (one before the assignment: "not ready").
+  let ownServer: CoreServer | undefined;
+  ownServer = deps.inbox
     ? undefined
     : await startCoreServer({
         host: config.webhookHost,
         port: config.webhookPort,
         contract: deps.contract,
         secretFor: () => deps.webhookSecret,
+        routes: [
+          receiverEventsRoute({
+            slug: () => listedSlug,
+            webhookSecret: deps.webhookSecret,
+            redactor,
+            source: () => ownServer,
+          }),
+        ],
       });
   const inbox = deps.inbox ?? (ownServer as WebhookInbox);
   const abort = new AbortController();
@@ -144,6 +165,10 @@ export async function openRun(config: RunConfig, deps: OpenRunDeps): Promise<Ope
     timelineOf: entryOf,
     declareSafe: (value) => {
       safe = value;
+    },
+    ...(ownServer ? { receiverUrl: ownServer.url } : {}),
+    listEventsOf: (slug) => {
+      listedSlug = slug;
     },
     close: async () => {
       unsubscribe?.();

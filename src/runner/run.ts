@@ -2,6 +2,7 @@ import type { Resources } from '../checks/framework/resources.js';
 import { createResources } from '../checks/framework/resources-impl.js';
 import type { CheckContext } from '../checks/framework/types.js';
 import type { RequirementCatalog } from '../contract/requirements.js';
+import { followEventsCommand } from '../http/provcert-command.js';
 import { curlFor } from '../http/reproduce.js';
 import type { CheckId } from '../model/check-ids.js';
 import { CONTRACT_VERSION } from '../model/contract-constants.js';
@@ -53,10 +54,13 @@ export async function runCertification(config: RunConfig, deps: RunDeps): Promis
       runId: run.runId,
     });
     const plan = await planChecks(run, config, { resources, contract: deps.contract, credential: deps.credential });
+    run.listEventsOf(plan.slug);
+    const follow = run.receiverUrl && followEventsCommand(config, run.receiverUrl, plan.slug);
     hooks?.onRunStart?.(
       run.redactor.deep({
         baseUrl: config.baseUrl,
         webhookUrl: run.inbox.urlFor(plan.slug),
+        ...(follow ? { followCommand: follow } : {}),
         profile: plan.profile ?? 'unknown',
         ...(plan.info ? { slug: plan.info.slug } : {}),
         checks: plan.defs.length,

@@ -57,6 +57,8 @@ export interface CoreServer extends WebhookInbox {
   readonly routes: RouteTable['routes'];
   /** One page of a provider's received webhooks (GET …/events), read from disk. */
   events(slug: string, cursor?: EventCursor, limit?: number): Promise<EventPage>;
+  /** Aborted when close() is called (long polls of GET …/events answer at once). */
+  readonly closing: AbortSignal;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
   const urlFor = (slug: string): string => `${url}${API_PREFIX}/webhooks/${encodeURIComponent(slug)}`;
 
   let closing: Promise<void> | undefined;
+  const closingSignal = new AbortController();
   return {
     url,
     port,
@@ -143,7 +146,11 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     waitFor: (predicate, timeoutMs, signal) => store.waitFor(predicate, timeoutMs, signal),
     subscribe: (listener) => store.subscribe(listener),
     events: (slug, cursor, limit) => store.page(slug, cursor, limit),
-    close: () => (closing ??= shutdown(server, store).finally(removeEphemeral)),
+    closing: closingSignal.signal,
+    close: () => {
+      closingSignal.abort();
+      return (closing ??= shutdown(server, store).finally(removeEphemeral));
+    },
   };
 }
 

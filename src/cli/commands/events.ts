@@ -3,7 +3,14 @@ import { UsageError } from '../../model/errors.js';
 import { Redactor } from '../../util/redact.js';
 import { jsonTerminalSafe, sanitizeTerminalText } from '../../util/terminal.js';
 import type { CommandContext } from '../command.js';
-import { adminToken, apiBase, type CoreAnswer, coreGet, coreMessage, unreachable } from '../events/core-client.js';
+import {
+  apiBase,
+  type CoreAnswer,
+  coreMessage,
+  eventsCredential,
+  getWith,
+  unreachable,
+} from '../events/core-client.js';
 import { type CoreEvent, type EventFilter, eventLine, matches, parseStatuses } from '../events/event-filter.js';
 import { EXIT } from '../io.js';
 
@@ -21,6 +28,8 @@ export interface EventsOptions {
   verified?: boolean;
   unverified?: boolean;
   adminTokenEnv?: string;
+  /** A run's receiver: sign with the webhook secret of this variable (true: SERVICE_WEBHOOK_SECRET). */
+  secretEnv?: string | boolean;
 }
 
 interface EventList {
@@ -47,15 +56,17 @@ interface Position {
 }
 
 /**
- * `provcert events SLUG`: a core's received webhook requests for one provider, with their signature result,
- * answered status and reason; `--follow` keeps tailing (a long poll on GET …/events?after=&wait=) until Ctrl-C.
+ * `provcert events SLUG`: a core's (or, with `--secret-env`, a running `provcert run`'s receiver's) received webhook
+ * requests for one provider, with their signature result, answered status and reason; `--follow` keeps tailing
+ * (a long poll on GET …/events?after=&wait=) until Ctrl-C.
  */
 export async function execute({ io, signal }: CommandContext, slug: string, opts: EventsOptions): Promise<number> {
   const filter = filterOf(opts);
-  const token = adminToken(io.env, opts.adminTokenEnv);
+  const credential = eventsCredential(io.env, opts);
+  const { server } = credential;
   const base = apiBase(opts.core);
-  // The core masks its answers; this masks once more what the command itself knows (the token it sends).
-  const redactor = new Redactor([token]);
+  // The server masks its answers; this masks once more what the command itself knows (what it sends).
+  const redactor = new Redactor(credential.masked);
   /** What the core said, as one safe line: a hostile or echoing core's text never carries the token or a control. */
   const said = (text: string): string => sanitizeTerminalText(redactor.text(text), { oneLine: true });
   const show = (e: CoreEvent): void => {
@@ -72,13 +83,13 @@ export async function execute({ io, signal }: CommandContext, slug: string, opts
     return `${base}/providers/${encodeURIComponent(slug)}/events?${q}`;
   };
   const read = async (p: Position, hold: number, print: boolean): Promise<'more' | 'end'> => {
-    const answer: CoreAnswer = await coreGet(listUrl(p, hold), token, signal, hold);
+    const answer: CoreAnswer = await getWith(listUrl(p, hold), credential.headers, signal, hold);
     if (answer.status === 401)
-      throw new UsageError(said(`the core refused the operator token: ${coreMessage(answer)}`));
+      throw new UsageError(said(`the ${server} refused ${credential.refused}: ${coreMessage(answer)}`));
     if (answer.status === 404)
-      throw new UsageError(said(`the core knows no provider "${slug}": ${coreMessage(answer)}`));
+      throw new UsageError(said(`the ${server} knows no provider "${slug}": ${coreMessage(answer)}`));
     if (answer.status !== 200 || !isList(answer.body))
-      throw new Error(said(`the core answered ${coreMessage(answer)}`));
+      throw new Error(said(`the ${server} answered ${coreMessage(answer)}`));
     for (const e of answer.body.data) {
       if (print) show(e);
       p.after = Math.max(p.after, e.seq);
@@ -88,7 +99,7 @@ export async function execute({ io, signal }: CommandContext, slug: string, opts
   };
 
   const problem = (e: unknown): string =>
-    (e as Error).message?.startsWith('the core answered') ? (e as Error).message : unreachable(e, base);
+    (e as Error).message?.startsWith(`the ${server} answered`) ? (e as Error).message : unreachable(e, base, server);
   const position: Position = { after: 0 };
   try {
     // Without --follow: the whole listing. With it: what arrives from now on (the listing so far is skipped).
@@ -104,7 +115,7 @@ export async function execute({ io, signal }: CommandContext, slug: string, opts
   while (!signal.aborted) {
     try {
       await read(position, HOLD_SECONDS, true);
-      if (lost) io.stderr.write('provcert: the core answers again\n');
+      if (lost) io.stderr.write(`provcert: the ${server} answers again\n`);
       lost = false;
     } catch (e) {
       if (signal.aborted) break;

@@ -448,6 +448,8 @@ export interface paths {
          * Webhook requests received for a provider, with their verification result (provcert route).
          * @description A route of provcert's core server that the contract does not list (marked `x-provcert-route`). Known
          *     slugs are registered providers and the slugs configured with `provcert serve --slug` or `--config`.
+         *     A running `provcert run`'s own receiver answers the same listing for the run's slug only (404 for another),
+         *     to a GET signed as WebhookSignature signs a body, over the empty body (`provcert events --secret-env`).
          */
         get: operations["coreListProviderEvents"];
         put?: never;

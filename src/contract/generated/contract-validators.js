@@ -4,7 +4,7 @@ import * as warningHooks from '../warning-hooks.js';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
-export const specSha256 = "602989a21674522241d1e8435966fbbac9f2ed84b4cc1f7cbf1c4eb5ff9851c9";
+export const specSha256 = "28669612229303e131bea340f34ca2f8e33059504fad9cd381acb44137a3a0ca";
 export const contractData = {
   "version": "1.0.0",
   "schemas": {
@@ -544,7 +544,8 @@ export const contractData = {
       "profiles": [],
       "requestBody": false,
       "security": [
-        "CoreBearerToken"
+        "CoreBearerToken",
+        "WebhookSignature"
       ],
       "pinned": []
     },

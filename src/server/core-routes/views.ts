@@ -1,6 +1,5 @@
 import type { components } from '../../contract/generated/contract-types.js';
 import type { RunReport } from '../../model/report.js';
-import { eventIdentity, type ReceivedWebhook } from '../../model/webhooks.js';
 import { allowedTransitions } from '../review/allowed-transitions.js';
 import type { RegistrationFields } from './registration.js';
 import { type CertificationRecord, certificationInvalidity, type StoredProvider } from './registry.js';
@@ -89,25 +88,4 @@ export function certificationSummaryView(r: CertificationRecord, p: StoredProvid
 /** The stored record minus its credential fingerprint. */
 export function certificationView(r: CertificationRecord, p: StoredProvider): CertificationView {
   return { ...certificationSummaryView(r, p), report: r.report };
-}
-
-/**
- * One received webhook as listed under a provider. `listedSlug` names the provider the list is for: an
- * event from the legacy slugless route is listed under the providerSlug of its body.
- */
-export function eventView(w: ReceivedWebhook, listedSlug: string): EventView {
-  return {
-    seq: w.seq,
-    receivedAt: w.receivedAt,
-    slug: w.slug ?? listedSlug,
-    ...(w.slug === null ? { legacyRoute: true as const } : {}),
-    ...eventIdentity(w),
-    verified: w.verified,
-    ...(w.verifiedWith ? { verifiedWith: w.verifiedWith } : {}),
-    duplicate: w.duplicate,
-    answeredStatus: w.answeredStatus,
-    ...(w.signatureHeader ? { signatureHeader: w.signatureHeader } : {}),
-    ...(w.problem ? { problem: w.problem } : {}),
-    ...(w.restored ? { restored: true as const } : {}),
-  };
 }

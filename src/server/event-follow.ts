@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { ReceivedWebhook, WebhookInbox } from '../../model/webhooks.js';
-import { decodeCursor, type EventCursor } from '../event-pages.js';
-import type { EventPage } from '../webhook-store.js';
+import type { ReceivedWebhook, WebhookInbox } from '../model/webhooks.js';
+import { decodeCursor, type EventCursor } from './event-pages.js';
+import type { EventPage } from './webhook-store.js';
 
 /** Longest hold of one long poll (GET …/events?wait=): a follower asks again. */
 export const MAX_WAIT_SECONDS = 60;
@@ -16,6 +16,8 @@ const listedUnder = (w: ReceivedWebhook, slug: string): boolean =>
 export interface FollowSource {
   events(slug: string, cursor: EventCursor, limit: number): Promise<EventPage>;
   subscribe: WebhookInbox['subscribe'];
+  /** Aborted when the server starts closing: held polls answer at once, so they do not hold its shutdown. */
+  readonly closing?: AbortSignal;
 }
 
 /**
@@ -65,17 +67,19 @@ export async function followPage(
       woken = false;
       const page = await pageAfter(core, slug, cursor, limit, after);
       const left = deadline - Date.now();
-      if (page.items.length > 0 || left <= 0 || res.destroyed) return page;
+      if (page.items.length > 0 || left <= 0 || res.destroyed || core.closing?.aborted) return page;
       if (woken) continue;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           clearTimeout(timer);
           res.off('close', done);
+          core.closing?.removeEventListener('abort', done);
           resolve();
         };
         const timer = setTimeout(done, left);
         wake = done;
         res.once('close', done);
+        core.closing?.addEventListener('abort', done, { once: true });
       });
       wake = () => undefined;
     }
