@@ -385,6 +385,9 @@ const CASES = {
   'missing-next-action': {
     broken: async ({ call }) => at((await createAction(call)).action.json, 'nextAction') === undefined,
   },
+  'next-action-empty': {
+    broken: async ({ call }) => JSON.stringify(at((await createAction(call)).action.json, 'nextAction')) === '{}',
+  },
   'payment-invented': {
     broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') !== 'PENDING',
   },
