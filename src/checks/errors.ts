@@ -1,5 +1,6 @@
 import type { HttpOutcome, ProviderRequest } from '../http/types.js';
 import { CHECK_IDS } from '../model/check-ids.js';
+import type { RequirementId } from '../model/findings.js';
 import { PrerequisiteError } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
@@ -17,6 +18,8 @@ interface Probe {
   warnOnSuccess?: string;
   /** A malformed request: only a 4xx ErrorResponse answers it (a 5xx is a crash, a 2xx accepted it). */
   clientError?: true;
+  /** The requirement a wrong status stands on, when not the check's primary one. */
+  requirement?: RequirementId;
 }
 
 /** Any 4xx or 5xx. */
@@ -55,6 +58,26 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
       request: { method: 'GET', path: `/actions/provcert-unknown-${seed}` },
     });
   }
+  // An action id that does not exist on its sub-routes: no other check asks them for one (a crash here was a hole
+  // the mutation bench found). Cancel is a POST: only where the environment is declared safe.
+  const unknownAction = `/actions/provcert-unknown-${seed}`;
+  if (declared.includes('PAYMENT_OPTIONS')) {
+    list.push({
+      what: `unknown action GET ${unknownAction}/payment-options`,
+      request: { method: 'GET', path: `${unknownAction}/payment-options` },
+      expect: { status: 404, code: 'NOT_FOUND' },
+      requirement: 'ERROR-NOT-FOUND',
+    });
+  }
+  const safe = await quoteProbeBody(ctx);
+  if (declared.includes('ACTION_CANCEL') && safe) {
+    list.push({
+      what: `unknown action POST ${unknownAction}/cancel`,
+      request: { method: 'POST', path: `${unknownAction}/cancel`, json: { reason: 'CUSTOMER_CANCELLED' } },
+      expect: { status: 404, code: 'NOT_FOUND' },
+      requirement: 'ERROR-NOT-FOUND',
+    });
+  }
   if (declared.includes('SEARCH')) {
     list.push({
       what: 'GET /search without its required q parameter',
@@ -63,7 +86,7 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
     });
   }
   // Malformed quote input (probe table): POST /quote only where the environment is declared safe (quoteProbeBody).
-  const valid = await quoteProbeBody(ctx);
+  const valid = safe;
   for (const row of valid ? malformedQuotes(valid) : []) {
     list.push({
       what: `POST /quote with ${row.what}`,
@@ -80,7 +103,15 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
 /** Any non-2xx answer must be a JSON ErrorResponse whose code the contract documents. */
 function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, documented: ReadonlySet<string>): void {
   if (probe.expect) {
-    if (!expectError(f, outcome, { what: probe.what, statuses: [probe.expect.status] })) return;
+    const statuses = [probe.expect.status];
+    if (
+      !expectError(f, outcome, {
+        what: probe.what,
+        statuses,
+        ...(probe.requirement ? { requirement: probe.requirement } : {}),
+      })
+    )
+      return;
   } else if (probe.clientError) {
     const statuses = CLIENT_ERROR_STATUSES;
     if (!expectError(f, outcome, { what: probe.what, statuses, requirement: 'ERROR-CODES-DOCUMENTED' })) return;

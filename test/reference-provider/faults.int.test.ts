@@ -515,6 +515,9 @@ const CASES = {
   'quote-null-item-crashes': {
     broken: async ({ call }) => (await quoteStatus(call, [null])) === 500,
   },
+  'unknown-action-options-crashes': {
+    broken: async ({ call }) => (await call('GET', '/actions/no-such-action/payment-options')).status === 500,
+  },
   'quote-invalid-json-crashes': {
     // No body at all: not a JSON document either.
     broken: async ({ call }) => (await call('POST', '/quote')).status === 500,
