@@ -1,5 +1,6 @@
 import type { HttpOutcome, ProviderRequest } from '../http/types.js';
 import { CHECK_IDS } from '../model/check-ids.js';
+import type { RequirementId } from '../model/findings.js';
 import { PrerequisiteError } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import { Findings } from './outcome.js';
@@ -20,6 +21,8 @@ interface Probe {
   clientError?: true;
   /** A listed path with a method the route table does not list for it: an endpoint that does not exist. */
   otherMethod?: true;
+  /** The requirement a wrong status stands on, when not the check's primary one. */
+  requirement?: RequirementId;
 }
 
 /** Any 4xx or 5xx. */
@@ -58,6 +61,26 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
       request: { method: 'GET', path: `/actions/provcert-unknown-${seed}` },
     });
   }
+  // An action id that does not exist on its sub-routes: no other check asks them for one (a crash here was a hole
+  // the mutation bench found). Cancel is a POST: only where the environment is declared safe.
+  const unknownAction = `/actions/provcert-unknown-${seed}`;
+  if (declared.includes('PAYMENT_OPTIONS')) {
+    list.push({
+      what: `unknown action GET ${unknownAction}/payment-options`,
+      request: { method: 'GET', path: `${unknownAction}/payment-options` },
+      expect: { status: 404, code: 'NOT_FOUND' },
+      requirement: 'ERROR-NOT-FOUND',
+    });
+  }
+  const safe = await quoteProbeBody(ctx);
+  if (declared.includes('ACTION_CANCEL') && safe) {
+    list.push({
+      what: `unknown action POST ${unknownAction}/cancel`,
+      request: { method: 'POST', path: `${unknownAction}/cancel`, json: { reason: 'CUSTOMER_CANCELLED' } },
+      expect: { status: 404, code: 'NOT_FOUND' },
+      requirement: 'ERROR-NOT-FOUND',
+    });
+  }
   if (declared.includes('SEARCH')) {
     list.push({
       what: 'GET /search without its required q parameter',
@@ -66,7 +89,7 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
     });
   }
   // Malformed quote input (probe table): POST /quote only where the environment is declared safe (quoteProbeBody).
-  const valid = await quoteProbeBody(ctx);
+  const valid = safe;
   for (const row of valid ? malformedQuotes(valid) : []) {
     list.push({
       what: `POST /quote with ${row.what}`,
@@ -78,8 +101,8 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
     });
   }
   // Another method on a listed path (probe table): POST rows only where POST requests may be sent at all.
-  const safe = await declaredSafe(ctx);
-  for (const row of otherMethods(ctx.contract.operations(), seed, safe)) {
+  const mayPost = await declaredSafe(ctx);
+  for (const row of otherMethods(ctx.contract.operations(), seed, mayPost)) {
     list.push({
       what: row.what,
       request: row.method === 'POST' ? { method: 'POST', path: row.path, json: {} } : { method: 'GET', path: row.path },
@@ -133,7 +156,15 @@ function judgeErrorAnswer(f: Findings, probe: Probe, outcome: HttpOutcome, docum
   if (probe.otherMethod) {
     if (!judgeOtherMethod(f, probe, outcome)) return;
   } else if (probe.expect) {
-    if (!expectError(f, outcome, { what: probe.what, statuses: [probe.expect.status] })) return;
+    const statuses = [probe.expect.status];
+    if (
+      !expectError(f, outcome, {
+        what: probe.what,
+        statuses,
+        ...(probe.requirement ? { requirement: probe.requirement } : {}),
+      })
+    )
+      return;
   } else if (probe.clientError) {
     const statuses = CLIENT_ERROR_STATUSES;
     if (!expectError(f, outcome, { what: probe.what, statuses, requirement: 'ERROR-CODES-DOCUMENTED' })) return;

@@ -50,7 +50,8 @@ interface NextActionView {
 /**
  * nextAction as the contract shows it: OPEN_URL with a provider-owned checkout `url` and a human `label`.
  * "Other NextAction types and their fields: not shown", so another type is a warning and the URL is then
- * not judged; `label` is optional, so its absence is a warning. A missing nextAction or URL on OPEN_URL fails:
+ * not judged; `label` is optional, so its absence is a warning. A missing nextAction, one with neither type nor url, or
+ * a missing URL on OPEN_URL fails:
  * "nextAction carries the checkout link".
  */
 export function judgeNextAction(
@@ -62,6 +63,12 @@ export function judgeNextAction(
   if (next === undefined)
     return {
       problem: `${name} has no nextAction; expected { type: "OPEN_URL", url: <the provider's checkout>, label }`,
+      warnings: [],
+    };
+  // Neither a type nor a link is no checkout link at all, not "another type" (a hole the mutation bench found).
+  if (next.type === undefined && (typeof next.url !== 'string' || next.url === ''))
+    return {
+      problem: `${name} has a nextAction with neither type nor url; expected { type: "OPEN_URL", url: <the provider's checkout>, label }`,
       warnings: [],
     };
   const warnings: string[] = [];

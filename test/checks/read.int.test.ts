@@ -67,6 +67,8 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
   'unsafe-test-environment': /safeTestEnvironment is false.*no POST request was sent/,
   'error-not-json': /an HTML page/,
   'error-code-undocumented': /ROUTE_MISSING, which is not a documented error code/,
+  'unknown-action-options-crashes':
+    /unknown action GET \/actions\/provcert-unknown-.*\/payment-options was answered HTTP 500 INTERNAL_ERROR; expected 404/,
   'quote-invalid-json-crashes':
     /POST \/quote with a body that is not JSON was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
   'other-method-served':

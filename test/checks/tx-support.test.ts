@@ -151,6 +151,8 @@ describe('judgeNextAction: other types and a missing label warn (issue 24 item 3
     ['no type', { url, label: 'Pay' }, undefined, [/nextAction.type \(missing\)/]],
     ['OPEN_URL without url', { type: 'OPEN_URL', label: 'Pay' }, /no nextAction.url/, []],
     ['no nextAction', undefined, /has no nextAction/, []],
+    ['neither type nor url', { label: 'Pay' }, /a nextAction with neither type nor url/, []],
+    ['an empty nextAction', {}, /a nextAction with neither type nor url/, []],
     ['OPEN_URL at the core', { type: 'OPEN_URL', url: 'http://127.0.0.1:8787/pay', label: 'Pay' }, /core/, []],
   ] as const)('%s', (_name, next, problem, warnings) => {
     const judged = judgeNextAction(next, core, 'the action');

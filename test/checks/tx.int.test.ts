@@ -43,6 +43,7 @@ const NAMES: Record<string, RegExp> = {
   'unconfirmed-action-accepted': /POST \/actions with userConfirmed false was accepted .* and created action/,
   'user-confirmed-truthy': /POST \/actions with userConfirmed "true" was accepted .* and created action/,
   'missing-next-action': /has no nextAction/,
+  'next-action-empty': /has a nextAction with neither type nor url/,
   'payment-invented': /^payment success invented: .* paymentStatus PAID/,
   'action-status-mismatch': /reports publicId ".*-OTHER"; creation answered ".*": not the same order/,
   'unknown-action-found': /GET \/actions\/provcert-unknown-.* was answered HTTP 200; expected 404 NOT_FOUND/,

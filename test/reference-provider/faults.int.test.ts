@@ -385,6 +385,9 @@ const CASES = {
   'missing-next-action': {
     broken: async ({ call }) => at((await createAction(call)).action.json, 'nextAction') === undefined,
   },
+  'next-action-empty': {
+    broken: async ({ call }) => JSON.stringify(at((await createAction(call)).action.json, 'nextAction')) === '{}',
+  },
   'payment-invented': {
     broken: async ({ call }) => at((await createAction(call)).action.json, 'paymentStatus') !== 'PENDING',
   },
@@ -511,6 +514,9 @@ const CASES = {
   },
   'quote-null-item-crashes': {
     broken: async ({ call }) => (await quoteStatus(call, [null])) === 500,
+  },
+  'unknown-action-options-crashes': {
+    broken: async ({ call }) => (await call('GET', '/actions/no-such-action/payment-options')).status === 500,
   },
   'quote-invalid-json-crashes': {
     // No body at all: not a JSON document either.
