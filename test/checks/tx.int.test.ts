@@ -163,6 +163,8 @@ const NAMES: Record<string, RegExp> = {
     /\[open\] repeating POST \/actions with the same idempotencyKey and body with its JSON keys in reverse order was answered HTTP 409 IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD; expected the identical existing action DK-\d+/,
   'shared-public-id':
     /^\d+ distinct test actions \(act_\S+(, act_\S+)+\) share publicId "DK-1001"; a public reference names one order/,
+  'refusal-code-empty':
+    /POST \/actions with a quoteId the provider never issued was answered HTTP 404 with a body that is not an ErrorResponse \("code" is empty\); expected an ErrorResponse \(a 4xx status\)/,
   'action-without-key-crashes':
     /POST \/actions without idempotencyKey \(the contract does not mark it required\) was answered HTTP 500 INTERNAL_ERROR.*; expected 400 or 422/,
 };

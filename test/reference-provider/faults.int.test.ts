@@ -1316,6 +1316,14 @@ const CASES = {
     // createAction sends no idempotencyKey unless asked to.
     broken: async ({ call }) => (await createAction(call)).action.status === 500,
   },
+  'refusal-code-empty': {
+    broken: async ({ call }) => {
+      const { items } = await certificationQuoteBody(call);
+      const body = { providerSlug: 'demo-kitchen', quoteId: 'q_never_issued', userConfirmed: true, items };
+      const answer = await call('POST', '/actions', { body });
+      return answer.status === 404 && at(answer.json, 'code') === '';
+    },
+  },
   // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 

@@ -223,6 +223,9 @@ export function errorResponseProblem(json: unknown): string | undefined {
   if (!isRecord(json))
     return `found ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}, not an object`;
   const missing = ['code', 'message'].filter((k) => typeof json[k] !== 'string');
-  if (missing.length === 0) return undefined;
-  return missing.map((k) => (k in json ? `"${k}" is not a string` : `"${k}" is missing`)).join(', ');
+  if (missing.length > 0)
+    return missing.map((k) => (k in json ? `"${k}" is not a string` : `"${k}" is missing`)).join(', ');
+  // "Codes are in Errors": a blank code names none of them, wherever certification reads a refusal.
+  if ((json['code'] as string).trim() === '') return '"code" is empty';
+  return undefined;
 }

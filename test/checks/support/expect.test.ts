@@ -114,6 +114,8 @@ describe('errorResponseProblem', () => {
   it.each<[unknown, string | undefined]>([
     [{ code: 'NOT_FOUND', message: 'no such offering' }, undefined],
     [{ code: 404, message: 'x' }, '"code" is not a string'],
+    [{ code: '', message: 'x' }, '"code" is empty'],
+    [{ code: ' \t', message: 'x' }, '"code" is empty'],
     [{ error: 'x' }, '"code" is missing, "message" is missing'],
     [[], 'found an array, not an object'],
     [null, 'found null, not an object'],
