@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type MutationReport, readTriage, score } from './score.js';
@@ -59,6 +60,27 @@ function gather(all: MutationReport, run: MutationReport): void {
   }
 }
 
+/**
+ * A digest of what judges a mutant: every source outside the reference provider (the checks, the runner) and the
+ * bench's certification. Stryker's incremental mode tracks only the mutated files and the test file, so a check that
+ * changed would otherwise reuse an old verdict (a stale kill inflates the score, a stale survivor is a false hole);
+ * each digest keeps its own incremental file.
+ */
+function certificationDigest(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (path === PROVIDER) continue;
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.ts')) hash.update(path).update(readFileSync(path));
+    }
+  };
+  walk('src');
+  hash.update(readFileSync('bench/mutation/certify-reference.mutation.ts'));
+  return hash.digest('hex').slice(0, 12);
+}
+
 function readReport(path: string): MutationReport {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as MutationReport) : { files: {} };
 }
@@ -70,13 +92,14 @@ function main(): void {
   mkdirSync(join(OUT, 'incremental'), { recursive: true });
   const all = readReport(ALL);
   const skipped: string[] = [];
+  const digest = certificationDigest();
   for (const file of files) {
     if (Date.now() >= deadline) {
       skipped.push(file);
       continue;
     }
     console.log(`mutation: ${file} (${new Date().toISOString()})`);
-    const incremental = join(OUT, 'incremental', `${basename(file).replace(/\.ts(?=$|:)/, '')}.json`);
+    const incremental = join(OUT, 'incremental', `${basename(file).replace(/\.ts(?=$|:)/, '')}.${digest}.json`);
     const run = spawnSync('npx', ['stryker', 'run', CONFIG, '--mutate', file, '--incrementalFile', incremental], {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: {

@@ -173,7 +173,8 @@ export function sharedReferences(
     for (const a of actions) {
       const fromAnswer = isRecord(a.answer) ? a.answer[field] : undefined;
       const value = fromAnswer ?? (field === 'publicId' && a.publicId !== a.id ? a.publicId : undefined);
-      if (typeof value !== 'string' || value === '') continue;
+      // An empty reference shared by two orders names neither: it counts as shared like any other value.
+      if (typeof value !== 'string') continue;
       byValue.set(value, (byValue.get(value) ?? new Set()).add(a.id));
     }
     for (const [value, ids] of byValue) if (ids.size > 1) shared.push({ field, value, ids: [...ids] });

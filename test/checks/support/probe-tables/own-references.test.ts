@@ -20,15 +20,26 @@ describe('sharedReferences: references two distinct actions carry', () => {
     expect(sharedReferences([one, two, one])).toEqual([]);
   });
 
-  it('reads a noted publicId when the answer was not kept, never the id standing in for it, nor empty values', () => {
+  it('reads a noted publicId when the answer was not kept, never the id standing in for it', () => {
     expect(
       sharedReferences([
         { id: 'a1', publicId: 'DK-9' },
         { id: 'a2', publicId: 'DK-9' },
         { id: 'a3', publicId: 'a3' },
-        { id: 'a4', publicId: 'a4', answer: { externalActionId: '' } },
-        { id: 'a5', publicId: 'a5', answer: { externalActionId: '' } },
+        { id: 'a4', publicId: 'a4' },
       ]),
     ).toEqual([{ field: 'publicId', value: 'DK-9', ids: ['a1', 'a2'] }]);
+  });
+
+  it('counts an empty reference two orders carry as shared: it names neither', () => {
+    expect(
+      sharedReferences([
+        { id: 'a1', publicId: '', answer: { publicId: '', externalActionId: '' } },
+        { id: 'a2', publicId: '', answer: { publicId: '', externalActionId: '' } },
+      ]),
+    ).toEqual([
+      { field: 'publicId', value: '', ids: ['a1', 'a2'] },
+      { field: 'externalActionId', value: '', ids: ['a1', 'a2'] },
+    ]);
   });
 });
