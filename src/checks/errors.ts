@@ -25,6 +25,9 @@ interface Probe {
   requirement?: RequirementId;
 }
 
+/** Capabilities whose routes the service calls with POST (the route table). */
+const POSTING_CAPABILITIES: ReadonlySet<string> = new Set(['QUOTE', 'ACTION_CREATE', 'ACTION_CANCEL']);
+
 /** Any 4xx or 5xx. */
 const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
 /** Any 4xx: "| 400 | INVALID_ARGUMENT | invalid parameter or validation failure |", leniently any client error. */
@@ -100,8 +103,9 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
       clientError: true,
     });
   }
-  // Another method on a listed path (probe table): POST rows only where POST requests may be sent at all.
-  const mayPost = await declaredSafe(ctx);
+  // Another method on a listed path (probe table): POST rows only where POST requests may be sent at all, and only to a
+  // provider the service sends POSTs to (one declaring a capability with a POST route): a read-only one gets none.
+  const mayPost = (await declaredSafe(ctx)) && declared.some((c) => POSTING_CAPABILITIES.has(c));
   for (const row of otherMethods(ctx.contract.operations(), seed, mayPost)) {
     list.push({
       what: row.what,
