@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/load.js';
 import { type OpenRun, openRun } from '../../../src/runner/open-run.js';
-import { event, post, sign } from '../../server/support/http-client.js';
+import { deliverEvent, sign, untilShown } from '../../server/support/http-client.js';
 import { testConfig } from '../../support/certify.js';
 import { captureIo, runCommand, runMain } from '../../support/cli-io.js';
 import { scratchDir } from '../../support/scratch.js';
@@ -40,20 +40,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Posts one event to the run's receiver, signed with `secret`; resolves with its eventId once it answered. */
-async function deliver(secret: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const body = JSON.stringify(event({ providerSlug: SLUG, ...overrides }));
-  await post(run.inbox.urlFor(SLUG), body, {
-    'content-type': 'application/json',
-    'x-service-signature': sign(secret, body),
-  });
-  return (JSON.parse(body) as { eventId: string }).eventId;
-}
-
-/** Resolves when `text()` holds `wanted`; the receiver's arrival wakes the follower, so no fixed sleep is involved. */
-async function until(text: () => string, wanted: string): Promise<void> {
-  while (!text().includes(wanted)) await new Promise((r) => setImmediate(r));
-}
+/** Posts one event to the run's receiver, signed with `secret`; resolves with its eventId. */
+const deliver = (secret: string, overrides: Record<string, unknown> = {}): Promise<string> =>
+  deliverEvent(run.inbox.urlFor(SLUG), SLUG, secret, overrides);
+const until = untilShown;
 
 async function listing(slug: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
   const res = await request(`${receiver}/api/v1/providers/${slug}/events`, { headers });

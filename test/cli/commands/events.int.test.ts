@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveServeSettings } from '../../../src/config/serve.js';
 import { loadContract } from '../../../src/contract/load.js';
 import { type RunningServe, startServe } from '../../../src/server/serve.js';
-import { event, post, sign } from '../../server/support/http-client.js';
+import { deliverEvent, untilShown } from '../../server/support/http-client.js';
 import { captureIo, runCommand, runMain } from '../../support/cli-io.js';
 import { scratchDir } from '../../support/scratch.js';
 
@@ -32,20 +32,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Posts one event to the core, signed with `secret`; resolves with its eventId once the core answered. */
-async function deliver(secret: string, overrides: Record<string, unknown> = {}): Promise<string> {
-  const body = JSON.stringify(event({ providerSlug: SLUG, ...overrides }));
-  await post(serve.core.urlFor(SLUG), body, {
-    'content-type': 'application/json',
-    'x-service-signature': sign(secret, body),
-  });
-  return (JSON.parse(body) as { eventId: string }).eventId;
-}
-
-/** Resolves when `text()` holds `wanted`; the core's arrival wakes the follower, so no fixed sleep is involved. */
-async function until(text: () => string, wanted: string): Promise<void> {
-  while (!text().includes(wanted)) await new Promise((r) => setImmediate(r));
-}
+/** Posts one event to the core, signed with `secret`; resolves with its eventId. */
+const deliver = (secret: string, overrides: Record<string, unknown> = {}): Promise<string> =>
+  deliverEvent(serve.core.urlFor(SLUG), SLUG, secret, overrides);
+const until = untilShown;
 
 describe('provcert events --follow', () => {
   it('shows a signed event within a second of its arrival, and a badly signed one with its reason', async () => {

@@ -54,6 +54,23 @@ export function event(overrides: Record<string, unknown> = {}): Record<string, u
   };
 }
 
+/** Posts one event about `slug` to `url`, signed with `secret`; resolves with its eventId once the receiver answered. */
+export async function deliverEvent(
+  url: string,
+  slug: string,
+  secret: string,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  const body = JSON.stringify(event({ providerSlug: slug, ...overrides }));
+  await post(url, body, { 'content-type': 'application/json', 'x-service-signature': sign(secret, body) });
+  return (JSON.parse(body) as { eventId: string }).eventId;
+}
+
+/** Resolves when `text()` holds `wanted`: an arrival wakes a follower, so no fixed sleep is involved. */
+export async function untilShown(text: () => string, wanted: string): Promise<void> {
+  while (!text().includes(wanted)) await new Promise((r) => setImmediate(r));
+}
+
 /** Run `task` over `items` with at most `concurrency` in flight. */
 export async function pool<T, R>(items: T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
