@@ -1,7 +1,7 @@
 import type { ProviderListView } from '../server/core-routes/views.js';
 import type { RouteRequest } from '../server/route-table.js';
 import { records } from '../util/json.js';
-import { API, apiError } from './api.js';
+import { API, type ApiAnswer, apiError } from './api.js';
 import { type ConsoleContext, expired, principalHome, takeFlash } from './context.js';
 import { answerAs, certificationRows, type ProviderRow, providerRow } from './data.js';
 import { FILTERS, type Filters, providersPage } from './providers-page.js';
@@ -38,17 +38,27 @@ async function withLastCertification(ctx: ConsoleContext, token: string, p: Prov
   return latest ? { ...p, lastVerdict: latest.verdict, lastPassedAt: passed?.createdAt } : p;
 }
 
-/** An account's table: its own providers only (the API's account route answers no other). */
-async function accountProviders(ctx: ConsoleContext, r: RouteRequest<unknown, Session>): Promise<void> {
-  const session = r.granted;
-  const answer = await ctx.api.call(session.token, 'GET', API.accountProviders);
-  if (answer.status === 401) return expired(ctx, r.res, session);
+/** A listing answer's rows (each with its newest certification) and the flash to show above them. */
+async function listedRows(
+  ctx: ConsoleContext,
+  session: Session,
+  answer: ApiAnswer,
+): Promise<{ rows: ProviderRow[]; flash: ReturnType<typeof takeFlash> }> {
   const flash = answer.status === 200 ? takeFlash(session) : { kind: 'error' as const, text: apiError(answer) };
   const rows = await Promise.all(
     records(answerAs<ProviderListView>(answer.body).data)
       .map(providerRow)
       .map((p) => withLastCertification(ctx, session.token, p)),
   );
+  return { rows, flash };
+}
+
+/** An account's table: its own providers only (the API's account route answers no other). */
+async function accountProviders(ctx: ConsoleContext, r: RouteRequest<unknown, Session>): Promise<void> {
+  const session = r.granted;
+  const answer = await ctx.api.call(session.token, 'GET', API.accountProviders);
+  if (answer.status === 401) return expired(ctx, r.res, session);
+  const { rows, flash } = await listedRows(ctx, session, answer);
   sendPage(r.res, 200, providersPage(session, { rows, total: rows.length, offset: 0, limit: rows.length }, {}, flash));
 }
 
@@ -60,12 +70,7 @@ export async function providers(ctx: ConsoleContext, r: RouteRequest<unknown, Se
   const { filters, query, from } = listQuery(r.query());
   const answer = await ctx.api.call(session.token, 'GET', API.adminProviders(query));
   if (answer.status === 401) return expired(ctx, r.res, session);
-  const flash = answer.status === 200 ? takeFlash(session) : { kind: 'error' as const, text: apiError(answer) };
-  const rows = await Promise.all(
-    records(answerAs<ProviderListView>(answer.body).data)
-      .map(providerRow)
-      .map((p) => withLastCertification(ctx, session.token, p)),
-  );
+  const { rows, flash } = await listedRows(ctx, session, answer);
   const listed = answerAs<ProviderListView>(answer.body).total;
   const total = typeof listed === 'number' ? listed : rows.length;
   sendPage(r.res, 200, providersPage(session, { rows, total, offset: from, limit: PROVIDERS_PAGE }, filters, flash));
