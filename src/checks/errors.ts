@@ -7,7 +7,7 @@ import { Findings } from './outcome.js';
 import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { malformedQuotes } from './support/probe-tables/malformed-quote.js';
-import { otherMethods } from './support/probe-tables/other-methods.js';
+import { otherMethods, postingCapabilities } from './support/probe-tables/other-methods.js';
 import { quoteProbeBody } from './support/quote-probe.js';
 
 interface Probe {
@@ -24,9 +24,6 @@ interface Probe {
   /** The requirement a wrong status stands on, when not the check's primary one. */
   requirement?: RequirementId;
 }
-
-/** Capabilities whose routes the service calls with POST (the route table). */
-const POSTING_CAPABILITIES: ReadonlySet<string> = new Set(['QUOTE', 'ACTION_CREATE', 'ACTION_CANCEL']);
 
 /** Any 4xx or 5xx. */
 const ERROR_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
@@ -105,8 +102,10 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
   }
   // Another method on a listed path (probe table): POST rows only where POST requests may be sent at all, and only to a
   // provider the service sends POSTs to (one declaring a capability with a POST route): a read-only one gets none.
-  const mayPost = (await declaredSafe(ctx)) && declared.some((c) => POSTING_CAPABILITIES.has(c));
-  for (const row of otherMethods(ctx.contract.operations(), seed, mayPost)) {
+  const operations = ctx.contract.operations();
+  const posting = postingCapabilities(operations);
+  const mayPost = (await declaredSafe(ctx)) && declared.some((c) => posting.has(c));
+  for (const row of otherMethods(operations, seed, mayPost)) {
     list.push({
       what: row.what,
       request: row.method === 'POST' ? { method: 'POST', path: row.path, json: {} } : { method: 'GET', path: row.path },

@@ -11,6 +11,16 @@ export interface OtherMethod {
   listed: string[];
 }
 
+/** Webhooks are the provider's requests to the core, not its routes. */
+const isWebhook = (op: OperationInfo): boolean => op.key.startsWith('WEBHOOK ');
+
+/**
+ * The capabilities whose routes the route table lists with POST (QUOTE, ACTION_CREATE, ACTION_CANCEL): a provider
+ * declaring none of them is sent no POST. Pure.
+ */
+export const postingCapabilities = (operations: readonly OperationInfo[]): Set<string> =>
+  new Set(operations.flatMap((op) => (op.method === 'POST' && op.capability && !isWebhook(op) ? [op.capability] : [])));
+
 /**
  * The other-method probe table: each path of the route table called with the method it is not listed with. The
  * route table lists each endpoint as a method and a path, so another method is an endpoint that does not exist:
@@ -22,8 +32,7 @@ export interface OtherMethod {
 export function otherMethods(operations: readonly OperationInfo[], seed: string, post: boolean): OtherMethod[] {
   const byPath = new Map<string, string[]>();
   for (const op of operations) {
-    // Webhooks are the provider's requests to the core, not its routes.
-    if (op.key.startsWith('WEBHOOK ') || (op.method !== 'GET' && op.method !== 'POST')) continue;
+    if (isWebhook(op) || (op.method !== 'GET' && op.method !== 'POST')) continue;
     byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
   }
   const rows: OtherMethod[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { otherMethods } from '../../../../src/checks/support/probe-tables/other-methods.js';
+import { otherMethods, postingCapabilities } from '../../../../src/checks/support/probe-tables/other-methods.js';
+import { loadContract } from '../../../../src/contract/load.js';
 import type { OperationInfo } from '../../../../src/contract/types.js';
 
 const op = (method: string, path: string): OperationInfo =>
@@ -42,5 +43,12 @@ describe('otherMethods: each listed path with the method the route table does no
   it('sends no POST where POST requests may not be sent, and nothing for a path listed with both methods', () => {
     expect(otherMethods(operations, 's', false).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
     expect(otherMethods([op('GET', '/x'), op('POST', '/x')], 's', true)).toEqual([]);
+  });
+});
+
+describe('postingCapabilities', () => {
+  it('reads the capabilities with a POST route from the route table, webhooks and core routes aside', async () => {
+    const contract = await loadContract();
+    expect([...postingCapabilities(contract.operations())].sort()).toEqual(['ACTION_CANCEL', 'ACTION_CREATE', 'QUOTE']);
   });
 });
