@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/load.js';
 import { type OpenRun, openRun } from '../../../src/runner/open-run.js';
-import { deliverEvent, sign, untilShown } from '../../server/support/http-client.js';
+import { deliverEvent, sign, untilShown as until } from '../../server/support/http-client.js';
 import { testConfig } from '../../support/certify.js';
 import { captureIo, runCommand, runMain } from '../../support/cli-io.js';
 import { scratchDir } from '../../support/scratch.js';
@@ -43,7 +43,6 @@ afterAll(async () => {
 /** Posts one event to the run's receiver, signed with `secret`; resolves with its eventId. */
 const deliver = (secret: string, overrides: Record<string, unknown> = {}): Promise<string> =>
   deliverEvent(run.inbox.urlFor(SLUG), SLUG, secret, overrides);
-const until = untilShown;
 
 async function listing(slug: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
   const res = await request(`${receiver}/api/v1/providers/${slug}/events`, { headers });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveServeSettings } from '../../../src/config/serve.js';
 import { loadContract } from '../../../src/contract/load.js';
 import { type RunningServe, startServe } from '../../../src/server/serve.js';
-import { deliverEvent, untilShown } from '../../server/support/http-client.js';
+import { deliverEvent, untilShown as until } from '../../server/support/http-client.js';
 import { captureIo, runCommand, runMain } from '../../support/cli-io.js';
 import { scratchDir } from '../../support/scratch.js';
 
@@ -35,7 +35,6 @@ afterAll(async () => {
 /** Posts one event to the core, signed with `secret`; resolves with its eventId. */
 const deliver = (secret: string, overrides: Record<string, unknown> = {}): Promise<string> =>
   deliverEvent(serve.core.urlFor(SLUG), SLUG, secret, overrides);
-const until = untilShown;
 
 describe('provcert events --follow', () => {
   it('shows a signed event within a second of its arrival, and a badly signed one with its reason', async () => {
