@@ -10,8 +10,9 @@ import { skeletonOf } from './skeleton.js';
  * - A *run* is a stretch of the text that is a stretch of the secret at least `minRun` characters long, compared
  *   in the skeleton (skeleton.ts: every escape undone, iterated encodings too, separators and case dropped), as
  *   the secret itself or as a piece of its hex or base64 (any alignment). `minRun` is the length at which chance
- *   stops explaining a match: 20 bits of the secret's alphabet (4 characters of a mixed key, 5 of hex, 7 of
- *   digits), 8 characters of hex or base64. A run whose text reads like words does not count ("credential" in
+ *   stops explaining a match: 20 bits of the alphabet of the secret's characters that are not words (4 characters
+ *   of a mixed key, 5 of hex, 7 of digits), 8 characters of hex or base64. A run of the secret's words alone
+ *   shows nothing of it and is never masked ("Provider" holds "prov" of `provcert-probe-…`). A run whose text reads like words does not count ("credential" in
  *   "test-credential-7f3a").
  * - A text *reveals* the secret when its runs together cover half of the secret's characters that are not words
  *   (runs of 4+ same-case letters as written: guessable; MAX_SHOWN at most): then every run is masked. Below that, what is shown leaves at least half the secret
@@ -86,6 +87,8 @@ interface Run {
   start: number;
   end: number;
   secrets: number[];
+  /** Whether it covers a character of a secret that is not a word: a run of its words alone shows nothing. */
+  shows: boolean;
 }
 
 /** What one text shows of each secret: its runs and the secret positions they cover. */
@@ -110,11 +113,20 @@ function byteToSkeleton(secret: string): Int32Array {
   return Int32Array.from(bytes);
 }
 
-function formsOf(secret: string): Form[] {
+/**
+ * The run length of a secret's skeleton form: by the alphabet of what is not words, where its entropy is
+ * (`provcert-probe-` and 24 hex digits is hex: 4 hex digits of a uuid match it by chance).
+ */
+function skeletonRunOf(skeleton: string, words: ReadonlySet<number>): number {
+  const random = [...skeleton].filter((_, i) => !words.has(i)).join('');
+  return minRunOf(random);
+}
+
+function formsOf(secret: string, words: ReadonlySet<number>): Form[] {
   const skeleton = skeletonOf(secret).text;
   const bytes = Buffer.from(secret, 'utf8');
   const skeletonAt = byteToSkeleton(secret);
-  const forms: Form[] = [{ text: skeleton, position: (i) => i, minRun: minRunOf(skeleton) }];
+  const forms: Form[] = [{ text: skeleton, position: (i) => i, minRun: skeletonRunOf(skeleton, words) }];
   forms.push({ text: bytes.toString('hex'), position: (i) => skeletonAt[i >> 1] ?? -1, minRun: MIN_ENCODED_RUN });
   // Base64 at the three alignments; each encoded character maps to the byte its first bit comes from.
   for (let offset = 0; offset < 3; offset++) {
@@ -176,7 +188,7 @@ export class SecretPieces {
       // All words ("correcthorsebatterystaple"): nothing random to count; masked whole only.
       if (random < 2) continue;
       const index = this.secrets.length;
-      const forms = formsOf(secret);
+      const forms = formsOf(secret, words);
       const threshold = Math.min(MAX_SHOWN, Math.ceil(random / 2));
       this.secrets.push({ length: skeleton.length, threshold, forms });
       for (const form of forms) this.addStretches(index, form, words);
@@ -227,10 +239,12 @@ export class SecretPieces {
           // The next stretch of the same piece overlaps the run before: one run, grown (words were judged at its start).
           const grows = last !== undefined && start >= last.start && start < last.end;
           const counted = grows || !looksLikeWords(text.slice(start, end));
+          const shows = stretch.covers.some(([, positions]) => positions.length > 0);
           if (grows && last) {
             last.end = Math.max(last.end, end);
+            last.shows ||= shows;
             for (const [index] of stretch.covers) if (!last.secrets.includes(index)) last.secrets.push(index);
-          } else if (counted) runs.push({ start, end, secrets: stretch.covers.map(([index]) => index) });
+          } else if (counted) runs.push({ start, end, secrets: stretch.covers.map(([index]) => index), shows });
           if (counted) {
             for (const [index, positions] of stretch.covers) {
               const set = into.get(index) ?? new Set<number>();
@@ -243,7 +257,8 @@ export class SecretPieces {
         hash = roll(hash, plain.charCodeAt(i), plain.charCodeAt(i + length), outgoing);
       }
     }
-    return { runs, covered: into };
+    // "Provider" holds "prov" of `provcert-probe-…`: a run of a secret's words alone is no echo of it.
+    return { runs: runs.filter((run) => run.shows), covered: into };
   }
 
   /** The secrets (by index) that `covered` reveals. */

@@ -77,6 +77,24 @@ describe('Redactor: every form of every secret is masked', () => {
     expect(redactor.deep({ details: [pieces[0]] })).toEqual({ details: [pieces[0]] });
   });
 
+  // provcert's own probe credential: fixed words, then 24 hex digits. A report is full of uuids and English.
+  const PROBE = 'provcert-probe-7d0147264fa03c3f17aedef6';
+  const DIGITS = PROBE.slice('provcert-probe-'.length);
+  const requirement = { section: 'Endpoints › Provider routes', quote: 'the provider certifies' };
+
+  it('four hex digits of a secret whose random part is hex are chance: uuids holding them reveal nothing', () => {
+    const ids = [0, 4, 8, 12].map((i) => `0000-${DIGITS.slice(i, i + 4)}-9999`);
+    const value = { requirement, ids };
+    expect(new Redactor([PROBE]).deep(value)).toEqual(value);
+  });
+
+  it("a run of a secret's words alone is no echo of it: only the pieces of its random part are masked", () => {
+    const ids = [0, 5, 10].map((i) => `0000-${DIGITS.slice(i, i + 5)}-9999`);
+    const masked = new Redactor([PROBE]).deep({ requirement, ids });
+    expect(masked.ids).toEqual(ids.map(() => `0000-${MASK}-9999`));
+    expect(masked.requirement).toEqual(requirement);
+  });
+
   it('masks secret-bearing headers by name, and secrets in any other header', () => {
     expect(maskHeaders({ Authorization: 'Bearer abc', 'x-session-token': 'zzz', accept: 'application/json' })).toEqual({
       authorization: `Bearer ${MASK}`,
