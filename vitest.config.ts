@@ -36,16 +36,18 @@ function tier(
 }
 
 /**
- * Workers of the tiers that mostly wait (on loopback servers, spawned processes, a quote's validity): more than
- * the two cores of CI's machine, since a waiting worker costs no CPU; not many more, since a starved worker
- * turns a generous real-time wait into a failure (a CLI run's webhook wait once did). Vitest runs projects with
- * different worker counts one group after the other (`sequence.groupOrder`): the unit tier first (one worker
- * that takes all its files), then these three tiers together, then the browser tier (Chromium computes, one
- * worker). PROVCERT_TEST_WORKERS overrides the count.
+ * Vitest runs the projects of one group one after the other, and the groups (`sequence.groupOrder`) in turn, each
+ * with one worker count. The unit tier first, on threads without isolation (one per core). Then the tiers that
+ * compute (integration, browser), then those that mostly wait (docs, e2e: spawned processes, a quote's real
+ * validity), with more workers: a waiting worker costs no CPU, but a starved one turns a generous real-time wait
+ * into a failure (a CLI run's webhook wait once did). Their files share their worker's modules (no isolation: no
+ * test stubs modules or the environment), so a file no longer imports and compiles provcert afresh, which was half
+ * of the integration tier's CPU. PROVCERT_TEST_WORKERS overrides both counts.
  */
-const WAITING_WORKERS = Number(process.env['PROVCERT_TEST_WORKERS'] ?? 3);
-const waiting = { maxWorkers: WAITING_WORKERS, sequence: { groupOrder: 1 } };
-const computing = { maxWorkers: 1, sequence: { groupOrder: 0 } };
+const workers = (count: number): number => Number(process.env['PROVCERT_TEST_WORKERS'] ?? count);
+const unit = { maxWorkers: 2, pool: 'threads' as const, isolate: false, sequence: { groupOrder: 0 } };
+const computing = { maxWorkers: workers(3), isolate: false, sequence: { groupOrder: 1 } };
+const waiting = { maxWorkers: workers(4), isolate: false, sequence: { groupOrder: 2 } };
 
 /** Packs provcert once for the tiers that install it as a provider does (test/cli/packed-once.ts). */
 const PACKED_ONCE = ['./test/cli/packed-once.ts'];
@@ -53,15 +55,17 @@ const PACKED_ONCE = ['./test/cli/packed-once.ts'];
 export default defineConfig({
   test: {
     globalSetup: ['./test/support/temp-root.ts'],
-    reporters: ['default', './test/support/summary-reporter.ts'],
+    reporters: [
+      'default',
+      './test/support/summary-reporter.ts',
+      ...(process.env['PROVCERT_TEST_TIMELINE'] ? ['./test/support/timeline-reporter.ts'] : []),
+    ],
     projects: [
       tier('unit', under(UNIT), [INTEGRATION, E2E, BROWSER, DOCS], {
-        ...computing,
-        pool: 'threads',
-        isolate: false,
+        ...unit,
         setupFiles: ['./test/support/unit-guard.ts'],
       }),
-      tier('integration', under(INTEGRATION), [DOCS], waiting),
+      tier('integration', under(INTEGRATION), [DOCS], computing),
       tier('e2e', under(E2E), [DOCS], { ...waiting, globalSetup: PACKED_ONCE }),
       tier('browser', under(BROWSER), [DOCS], computing),
       tier('docs', [DOCS], [], { ...waiting, globalSetup: PACKED_ONCE }),

@@ -58,6 +58,9 @@ describe('an account in the console', { timeout: 120_000 }, () => {
     await page.goto(`${h.url}/console/providers/mine-kitchen`);
     await expect(page.locator('#decision').count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Run a certification' }).click();
+    // The form's POST is answered with the provider page before the poll navigates: a navigation started over it
+    // would abort its body (400 from the console) on a loaded machine.
+    await page.waitForURL(/#certifications$/);
     // The run goes on in the background; the page lists it once it ends.
     await expect
       .poll(

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { type LiveCli, spawnCli } from './cli.js';
 
 /** A `provcert serve` process started by spawnServe: the spawned CLI, and how to end it and wait until it has. */
@@ -13,14 +13,6 @@ export interface ServeProcess {
 /** Up to 30 s: a loaded machine starts node slowly. */
 const START_MS = 30_000;
 const LISTENING = /core listening on \S+/;
-
-const running = new Set<ServeProcess>();
-// Every serve a test started ends with the test, however it ends.
-afterEach(async () => {
-  const started = [...running];
-  running.clear();
-  await Promise.all(started.map((serve) => serve.stop()));
-});
 
 /**
  * `provcert serve --port <port> --data-dir <dataDir> --local <flags>` through spawnCli (test/support/cli.ts, the
@@ -47,7 +39,9 @@ export async function spawnServe(
       await ended;
     },
   };
-  running.add(serve);
+  // It ends with the test that started it, however the test ends (a hook registered here, not at import: a worker
+  // that runs several files imports this module once).
+  onTestFinished(() => serve.stop());
   let timer: NodeJS.Timeout | undefined;
   const listening = await Promise.race([
     cli.waitFor(LISTENING).then(() => true),
