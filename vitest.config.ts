@@ -39,7 +39,7 @@ function tier(
  * Vitest runs the projects of one group one after the other, and the groups (`sequence.groupOrder`) in turn, each
  * with one worker count. The unit tier first, on threads without isolation (one per core). Then the tiers that
  * compute (integration, browser), then those that mostly wait (docs, e2e: spawned processes, a quote's real
- * validity), with more workers: a waiting worker costs no CPU, but a starved one turns a generous real-time wait
+ * validity), 3 workers each: a waiting worker costs no CPU, but a starved one turns a generous real-time wait
  * into a failure (a CLI run's webhook wait once did). Their files share their worker's modules (no isolation: no
  * test stubs modules or the environment), so a file no longer imports and compiles provcert afresh, which was half
  * of the integration tier's CPU. PROVCERT_TEST_WORKERS overrides both counts.
@@ -47,7 +47,7 @@ function tier(
 const workers = (count: number): number => Number(process.env['PROVCERT_TEST_WORKERS'] ?? count);
 const unit = { maxWorkers: 2, pool: 'threads' as const, isolate: false, sequence: { groupOrder: 0 } };
 const computing = { maxWorkers: workers(3), isolate: false, sequence: { groupOrder: 1 } };
-const waiting = { maxWorkers: workers(4), isolate: false, sequence: { groupOrder: 2 } };
+const waiting = { maxWorkers: workers(3), isolate: false, sequence: { groupOrder: 2 } };
 
 /** Packs provcert once for the tiers that install it as a provider does (test/cli/packed-once.ts). */
 const PACKED_ONCE = ['./test/cli/packed-once.ts'];
