@@ -3,6 +3,7 @@ import { LiteralPattern } from './literal-pattern.js';
 import { addSecretForms, addSkeletonForms } from './secret-forms.js';
 import { SecretPieces } from './secret-pieces.js';
 import { skeletonOf } from './skeleton.js';
+import { TextMemo } from './text-memo.js';
 
 /** What a masked value is replaced with. */
 export const MASK = '****';
@@ -95,6 +96,8 @@ export class Redactor {
   private readonly skeletonPattern: RegExp | undefined;
   /** Pieces of the secrets, judged by what they show together (secret-pieces.ts). */
   private readonly pieces: SecretPieces;
+  /** A run masks the same header names, values and bodies many times: each distinct text is masked once. */
+  private readonly masked = new TextMemo((value) => this.maskText(value));
 
   constructor(secrets: readonly (string | undefined)[]) {
     const pattern = new LiteralPattern();
@@ -114,6 +117,10 @@ export class Redactor {
   }
 
   text(value: string): string {
+    return this.masked.get(value);
+  }
+
+  private maskText(value: string): string {
     const whole = this.wholeForms(value);
     if (!this.pieces.active) return whole;
     // What this one string shows of a secret, in pieces: masked when together they reveal it.

@@ -1,4 +1,5 @@
 import { skeletonOf } from './skeleton.js';
+import { TextMemo } from './text-memo.js';
 
 /**
  * Pieces of a secret, found however they are echoed (issue 32, item 1). An echo can cut a secret into pieces each
@@ -93,7 +94,7 @@ interface Run {
 
 /** What one text shows of each secret: its runs and the secret positions they cover. */
 export interface PieceScan {
-  runs: Run[];
+  runs: readonly Run[];
   /** Per secret, the skeleton positions covered (absent: none). */
   covered: Map<number, Set<number>>;
 }
@@ -177,6 +178,8 @@ export class SecretPieces {
    * per masker).
    */
   private readonly stretches = new Map<number, (Stretch[] | undefined)[]>();
+  /** A text's runs and the secret positions they cover, worked out once per distinct text (a pure function of it). */
+  private readonly found = new TextMemo((text) => this.findRuns(text));
 
   constructor(secrets: readonly string[]) {
     for (const secret of secrets) {
@@ -220,8 +223,19 @@ export class SecretPieces {
 
   /** The counted runs of `text` and what they cover; `into` accumulates coverage over many texts. */
   scan(text: string, into: Map<number, Set<number>> = new Map()): PieceScan {
+    if (!this.active || text.length < MIN_RUN) return { runs: [], covered: into };
+    const { runs, covers } = this.found.get(text);
+    for (const [index, positions] of covers) {
+      const set = into.get(index) ?? new Set<number>();
+      for (const p of positions) set.add(p);
+      into.set(index, set);
+    }
+    return { runs, covered: into };
+  }
+
+  private findRuns(text: string): { runs: Run[]; covers: [number, readonly number[]][] } {
     const runs: Run[] = [];
-    if (!this.active || text.length < MIN_RUN) return { runs, covered: into };
+    const covers: [number, readonly number[]][] = [];
     const plain = skeletonOf(text).text;
     let mapped: ReturnType<typeof skeletonOf> | undefined;
     for (const [length, table] of this.stretches) {
@@ -245,20 +259,14 @@ export class SecretPieces {
             last.shows ||= shows;
             for (const [index] of stretch.covers) if (!last.secrets.includes(index)) last.secrets.push(index);
           } else if (counted) runs.push({ start, end, secrets: stretch.covers.map(([index]) => index), shows });
-          if (counted) {
-            for (const [index, positions] of stretch.covers) {
-              const set = into.get(index) ?? new Set<number>();
-              for (const p of positions) set.add(p);
-              into.set(index, set);
-            }
-          }
+          if (counted) covers.push(...stretch.covers);
         }
         if (i + length >= plain.length) break;
         hash = roll(hash, plain.charCodeAt(i), plain.charCodeAt(i + length), outgoing);
       }
     }
     // "Provider" holds "prov" of `provcert-probe-…`: a run of a secret's words alone is no echo of it.
-    return { runs: runs.filter((run) => run.shows), covered: into };
+    return { runs: runs.filter((run) => run.shows), covers };
   }
 
   /** The secrets (by index) that `covered` reveals. */
