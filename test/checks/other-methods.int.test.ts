@@ -16,6 +16,8 @@ describe('errors: a listed path with another method', () => {
     expect(errors(report).status, errors(report).message).toBe('pass');
     const sent = provider.requests.map((r) => `${r.method} ${r.path}`);
     expect(sent).toEqual(expect.arrayContaining(['POST /catalog', 'POST /health', 'GET /quote', 'GET /actions']));
+    // The core's routes are the service's, not the provider's: none is sent to the provider.
+    expect(sent.filter((s) => s.includes('/api/v1/'))).toEqual([]);
   });
 
   it('sends no POST when the test environment is not declared safe (only the GET rows)', async () => {

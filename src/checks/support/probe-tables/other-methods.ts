@@ -14,15 +14,20 @@ export interface OtherMethod {
 /** Webhooks are the provider's requests to the core, not its routes. */
 const isWebhook = (op: OperationInfo): boolean => op.key.startsWith('WEBHOOK ');
 
+/** The provider's own routes: those the route table gives a capability (the core's `/api/v1/…` routes have none). */
+const isProviderRoute = (op: OperationInfo): boolean => op.capability !== undefined && !isWebhook(op);
+
 /**
  * The capabilities whose routes the route table lists with POST (QUOTE, ACTION_CREATE, ACTION_CANCEL): a provider
  * declaring none of them is sent no POST. Pure.
  */
 export const postingCapabilities = (operations: readonly OperationInfo[]): Set<string> =>
-  new Set(operations.flatMap((op) => (op.method === 'POST' && op.capability && !isWebhook(op) ? [op.capability] : [])));
+  new Set(
+    operations.flatMap((op) => (op.method === 'POST' && isProviderRoute(op) && op.capability ? [op.capability] : [])),
+  );
 
 /**
- * The other-method probe table: each path of the route table called with the method it is not listed with. The
+ * The other-method probe table: each path of the provider's route table called with the method it is not listed with. The
  * route table lists each endpoint as a method and a path, so another method is an endpoint that does not exist:
  * "| 404 | NOT_FOUND | endpoint or id does not exist" (405 Method Not Allowed, HTTP's own answer, is a warning; a 2xx
  * served it). Only GET and POST are sent, the contract's two methods: a router that ignores the method shows on them,
@@ -32,7 +37,7 @@ export const postingCapabilities = (operations: readonly OperationInfo[]): Set<s
 export function otherMethods(operations: readonly OperationInfo[], seed: string, post: boolean): OtherMethod[] {
   const byPath = new Map<string, string[]>();
   for (const op of operations) {
-    if (isWebhook(op) || (op.method !== 'GET' && op.method !== 'POST')) continue;
+    if (!isProviderRoute(op) || (op.method !== 'GET' && op.method !== 'POST')) continue;
     byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method]);
   }
   const rows: OtherMethod[] = [];

@@ -3,11 +3,12 @@ import { otherMethods, postingCapabilities } from '../../../../src/checks/suppor
 import { loadContract } from '../../../../src/contract/load.js';
 import type { OperationInfo } from '../../../../src/contract/types.js';
 
-const op = (method: string, path: string): OperationInfo =>
+const op = (method: string, path: string, capability: string | null = 'CATALOG'): OperationInfo =>
   ({
     key: `${method} ${path}`,
     method,
     path,
+    ...(capability ? { capability } : {}),
     requiredIn: [],
     profiles: [],
     requestBody: method === 'POST',
@@ -20,11 +21,13 @@ const operations = [
   op('GET', '/actions/{id}'),
   op('POST', '/actions'),
   op('POST', '/actions/{id}/cancel'),
-  { ...op('POST', 'action.status_updated'), key: 'WEBHOOK statusEvent' },
+  { ...op('POST', 'action.status_updated', 'WEBHOOK'), key: 'WEBHOOK statusEvent' },
+  // A core route (no capability): the service's, not the provider's.
+  op('GET', '/api/v1/providers/{slug}/events', null),
 ];
 
 describe('otherMethods: each listed path with the method the route table does not list for it', () => {
-  it('sends POST to GET paths and GET to POST paths, a path id nothing has, never to a webhook', () => {
+  it("sends POST to GET paths and GET to POST paths, a path id nothing has, never to a webhook or the core's routes", () => {
     expect(otherMethods(operations, 's1', true).map((r) => [r.method, r.path, r.listed])).toEqual([
       ['POST', '/catalog', ['GET /catalog']],
       ['GET', '/quote', ['POST /quote']],
