@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBundledSpec } from '../../src/contract/bundle.js';
 import { BUNDLED_SPEC_PATH } from '../../src/contract/bundled-path.js';
@@ -132,5 +134,70 @@ describe.each([
     expect(contract.validateResponse('GET /catalog', 404, { code: 'NOT_FOUND', message: '' })?.valid).toBe(true);
     const event = { eventId: 'e1', eventType: '', providerSlug: 'p', timestamp: '2026-01-01T00:00:00Z' };
     expect(contract.validate('NormalizedWebhookEvent', event).valid).toBe(true);
+  });
+});
+
+/** Every top-level required plain string of a schema, read from the spec (the same test the build applies). */
+function requiredStrings(name: string): string[] {
+  const schema = schemas[name] as {
+    required?: string[];
+    properties?: Record<string, { type?: unknown; $ref?: string }>;
+  };
+  return (schema.required ?? []).filter((field) => {
+    const property = schema.properties?.[field];
+    const target = property?.$ref ? (schemas[property.$ref.split('/').at(-1) ?? ''] as typeof property) : property;
+    const limited = target !== undefined && ['enum', 'const', 'format'].some((k) => k in target);
+    return target?.type === 'string' && !limited;
+  });
+}
+
+/** A valid payload of the schema from fixtures/payloads (its minimal one, else its example). */
+function readFixture(schema: string, file = 'valid-minimal.json'): Record<string, unknown> {
+  const path = join(import.meta.dirname, '../../fixtures/payloads', schema, file);
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : readFixture(schema, 'valid-example.json');
+}
+
+/** Each provider route and the schema it answers with: an empty required string fails on every one of them. */
+const ROUTES: [operation: string, schema: string, wrap: (payload: unknown) => unknown, at: string][] = [
+  ['GET /provider-info', 'ProviderInfo', (p) => p, ''],
+  ['GET /health', 'HealthCheckResult', (p) => p, ''],
+  ['GET /locations', 'Location', (p) => [p], '/0'],
+  ['GET /offerings/{id}', 'Offering', (p) => p, ''],
+  ['GET /search', 'Offering', (p) => [p], '/0'],
+  ['POST /quote', 'NormalizedQuote', (p) => p, ''],
+  ['POST /actions', 'NormalizedAction', (p) => p, ''],
+  ['GET /actions/{id}', 'NormalizedAction', (p) => p, ''],
+  ['GET /actions/{id}/payment-options', 'PaymentOption', (p) => [p], '/0'],
+  ['POST /actions/{id}/cancel', 'CancelActionResult', (p) => p, ''],
+];
+
+describe('on every provider route', async () => {
+  const contract = await loadContract();
+  const cases = ROUTES.flatMap(([operation, schema, wrap, at]) =>
+    requiredStrings(schema).map((field) => [operation, field, schema, wrap, at] as const),
+  );
+
+  it('covers the required strings the spec gives each answer', () => {
+    expect(requiredStrings('Offering')).toEqual(['id', 'providerId', 'offeringCode', 'title']);
+    expect(requiredStrings('Location')).toEqual(['id', 'providerId', 'providerLocationId', 'name', 'address']);
+    expect(requiredStrings('ProviderInfo')).toEqual(['id', 'slug', 'name', 'type']);
+    expect(cases.length).toBeGreaterThan(25);
+  });
+
+  it.each(cases)('%s: %s empty fails (%s)', (operation, field, schema, wrap, at) => {
+    const valid = readFixture(schema);
+    expect(contract.validateResponse(operation, 200, wrap(valid))?.valid).toBe(true);
+    const result = contract.validateResponse(operation, 200, wrap({ ...valid, [field]: '' }));
+    expect(result?.problems.map((p) => [p.pointer, p.rule])).toEqual([[`${at}/${field}`, NON_EMPTY_KEYWORD]]);
+  });
+
+  it('GET /catalog: an offering, and the catalog itself', () => {
+    const catalog = readFixture('Catalog', 'valid-empty.json');
+    const offering = readFixture('Offering');
+    const withOffering = { ...catalog, offerings: [{ ...offering, title: ' ' }] };
+    expect(contract.validateResponse('GET /catalog', 200, withOffering)?.problems.map((p) => p.pointer)).toEqual([
+      '/offerings/0/title',
+    ]);
+    expect(contract.validateResponse('GET /catalog', 200, { ...catalog, providerSlug: '' })?.valid).toBe(false);
   });
 });
