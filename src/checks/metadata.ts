@@ -4,6 +4,11 @@ import { PrerequisiteError } from './framework/resources.js';
 import type { CheckContext, CheckDefinition } from './framework/types.js';
 import type { CatalogView, CertificationInputView, ProviderInfoView } from './framework/views.js';
 import { Findings } from './outcome.js';
+import {
+  certificationCustomerProblems,
+  certificationLocationProblem,
+  listedLocationIds,
+} from './support/certification-input.js';
 import { keepEvidence } from './support/evidence.js';
 import { expectJson, expectSchema } from './support/expect.js';
 
@@ -74,6 +79,35 @@ function judgeManifest(f: Findings, info: ProviderInfoView): void {
     );
 }
 
+/**
+ * certificationInput's location against GET /locations and its customer against customerRequirements; returns
+ * whether the location was checked (not when it is omitted, or GET /locations is unusable: a warning says so).
+ */
+async function judgeLocationAndCustomer(
+  ctx: CheckContext,
+  f: Findings,
+  input: CertificationInputView,
+  info: ProviderInfoView,
+): Promise<boolean> {
+  for (const p of certificationCustomerProblems(input, info.manifest?.customerRequirements))
+    f.problem(p, 'MANIFEST-CERTIFICATION-INPUT-VALID');
+  const locationId: unknown = input.locationId;
+  if (locationId === undefined) return false;
+  const blank = certificationLocationProblem(locationId, undefined);
+  if (blank) return f.problem(blank, 'MANIFEST-CERTIFICATION-INPUT-VALID');
+  const listed = await listedLocationIds(ctx.client, ctx.contract);
+  if ('unusable' in listed) {
+    f.warn(
+      `manifest.certificationInput.locationId "${String(locationId)}" was not checked against GET /locations, which is unusable: ${listed.unusable}`,
+      'MANIFEST-CERTIFICATION-INPUT-VALID',
+    );
+    return false;
+  }
+  const unknown = certificationLocationProblem(locationId, listed.ids);
+  if (unknown) return f.problem(unknown, 'MANIFEST-CERTIFICATION-INPUT-VALID');
+  return true;
+}
+
 /** Whether certificationInput was checked against the catalog (not when the catalog is unusable: a warning says so). */
 async function judgeCertificationInput(
   ctx: CheckContext,
@@ -100,7 +134,7 @@ export const check: CheckDefinition = {
   id: 'metadata',
   group: 'read',
   title: 'Provider info and certification manifest',
-  rule: 'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data); docs/decisions.md, Safety',
+  rule: 'Contract, ProviderInfo: required id, slug, name, status, type, capabilities; "manifest.certification.safeTestEnvironment must be boolean true for certification", customerRequirements, inputMode (OFFERING or PARAMETERS), certificationInput (valid test data: its items in GET /catalog, its locationId in GET /locations, its customer meeting customerRequirements); docs/decisions.md, Safety',
   requirements: [
     'MANIFEST-SAFE-TEST-ENVIRONMENT',
     'PROVIDERINFO-REQUIRED-FIELDS',
@@ -162,11 +196,12 @@ export const check: CheckDefinition = {
     judgeManifest(f, info);
     const input = info.manifest?.certificationInput;
     const judged = input ? await judgeCertificationInput(ctx, f, input) : undefined;
+    const locationChecked = input ? await judgeLocationAndCustomer(ctx, f, input, info) : false;
     if (f.failed) keepEvidence(f, outcome);
     // The pass message never claims what its own warning says was not checked (issue 34).
     const inputNote =
       judged === 'checked'
-        ? ', certificationInput refers to catalog ids'
+        ? `, certificationInput refers to catalog ids${locationChecked ? ' and a location GET /locations lists' : ''}`
         : judged === 'unchecked'
           ? ', certificationInput not checked (the catalog is unusable: see catalog)'
           : ', no certificationInput (the selection is derived from the catalog)';

@@ -6,6 +6,8 @@ import { type ContractValidator, contractFromData } from './contract-from-data.j
 import { capCollectedErrors } from './error-cap.js';
 import { contractFormats } from './formats.js';
 import { buildContractModel, CONTRACT_ID, type ContractModel } from './model.js';
+import { NON_EMPTY_KEYWORD } from './non-empty.js';
+import { nonEmptyKeyword } from './non-empty-keyword.js';
 import type { SpecError } from './types.js';
 import { WARNING_KEYWORDS, warningKeywords } from './warnings.js';
 
@@ -32,10 +34,10 @@ export function createContractAjv(
     : { process: (code: string) => capCollectedErrors(code) };
   const ajv = createAjv(options);
   for (const [name, format] of Object.entries(contractFormats)) ajv.addFormat(name, format);
-  for (const keyword of warningKeywords) ajv.addKeyword(keyword);
-  const warningNames = new Set<string>(WARNING_KEYWORDS);
+  for (const keyword of [...warningKeywords, nonEmptyKeyword]) ajv.addKeyword(keyword);
+  const codeKeywords = new Set<string>([...WARNING_KEYWORDS, NON_EMPTY_KEYWORD]);
   for (const keyword of [...OPENAPI_KEYWORDS, ...model.extensions])
-    if (!warningNames.has(keyword)) ajv.addKeyword(keyword);
+    if (!codeKeywords.has(keyword)) ajv.addKeyword(keyword);
   try {
     ajv.addSchema({ $id: CONTRACT_ID, $defs: model.defs });
   } catch (e) {

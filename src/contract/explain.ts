@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { describeValue } from '../util/describe-value.js';
 import { MAX_COUNTED_ERRORS } from './error-cap.js';
+import { NON_EMPTY_KEYWORD } from './non-empty.js';
 import { ISO_TIMESTAMP_FORMAT } from './timestamp.js';
 import type { SchemaProblem } from './types.js';
 
@@ -28,6 +29,9 @@ function explainOne(e: ErrorObject): SchemaProblem {
       break;
     case 'const':
       text = `${at(pointer)} must be ${JSON.stringify(params['allowedValue'])} (found ${describeValue(e.data)})`;
+      break;
+    case NON_EMPTY_KEYWORD:
+      text = `${at(pointer)} is empty (found ${describeValue(e.data)}): the required field "${pointer.split('/').at(-1) ?? ''}" must carry a value, not an empty or blank string`;
       break;
     case 'format':
       text = `${at(pointer)} must be a valid ${FORMAT_NAMES[String(params['format'])] ?? String(params['format'])} (found ${describeValue(e.data)})`;

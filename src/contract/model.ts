@@ -1,4 +1,5 @@
 import { isRecord } from '../util/json.js';
+import { withNonEmptyRequiredStrings } from './non-empty.js';
 import { pinnedFields } from './pinned.js';
 import type { OperationInfo } from './types.js';
 
@@ -117,7 +118,8 @@ export function buildContractModel(doc: Obj): ContractModel {
   const components = isRecord(doc['components']) ? doc['components'] : {};
   const schemas = isRecord(components['schemas']) ? components['schemas'] : {};
   const extensions = new Set<string>();
-  const defs = rewriteRefs(schemas, extensions) as Obj;
+  // The provider's success answers get provcert's non-empty rule on their required strings (non-empty.ts).
+  const defs = rewriteRefs(withNonEmptyRequiredStrings(doc, schemas), extensions) as Obj;
 
   // Identical schemas share one validator: most responses are a $ref to a component schema.
   const validatorSchemas = new Map<string, Obj>();

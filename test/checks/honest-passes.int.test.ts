@@ -12,12 +12,22 @@ describe('a pass says what was checked', () => {
     expect(metadata?.message).not.toContain('refers to catalog ids');
   });
 
-  it('metadata: with a usable catalog it says the input refers to catalog ids', async () => {
+  it('metadata: with a usable catalog and locations it says the input refers to catalog ids and a listed location', async () => {
     const { report } = await certify({ only: ['metadata'] });
     const metadata = report.checks.find((c) => c.id === 'metadata');
     expect(metadata?.status).toBe('pass');
-    expect(metadata?.message).toMatch(/certificationInput refers to catalog ids$/);
+    expect(metadata?.message).toMatch(/certificationInput refers to catalog ids and a location GET \/locations lists$/);
     expect(metadata?.warnings ?? []).toEqual([]);
+  });
+
+  it('metadata: with unusable locations, the pass does not claim the input names a listed location', async () => {
+    const { report } = await certify({ faults: ['location-missing-address'], only: ['metadata', 'locations'] });
+    const metadata = report.checks.find((c) => c.id === 'metadata');
+    expect(metadata?.status).toBe('pass');
+    expect(metadata?.warnings?.join('\n')).toMatch(
+      /certificationInput\.locationId "loc-downtown" was not checked against GET \/locations, which is unusable: GET \/locations does not match the schema/,
+    );
+    expect(metadata?.message).toMatch(/certificationInput refers to catalog ids$/);
   });
 
   it('base-url: a local http run passes without its title or message claiming public HTTPS', async () => {

@@ -79,6 +79,16 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
     /GET \/catalog twice: offering .* had id .*, then .*; ids must be stable across catalog refreshes/,
   'provider-info-missing-name': /GET \/provider-info does not match the schema: .*name/,
   'location-missing-address': /GET \/locations.* does not match the schema: .*address/,
+  'provider-info-name-empty':
+    /GET \/provider-info does not match the schema: \/name is empty \(found string ""\): the required field "name" must carry a value/,
+  'offering-title-empty':
+    /GET \/catalog does not match the schema: \/offerings\/\d+\/title is empty \(found string ""\): the required field "title" must carry a value/,
+  'location-name-empty':
+    /GET \/locations.* does not match the schema: \/\d+\/name is empty \(found string " {3}"\): the required field "name" must carry a value, not an empty or blank string/,
+  'certification-input-unknown-location':
+    /manifest\.certificationInput\.locationId "loc-nowhere" is not a location GET \/locations lists \(active locations: loc-downtown\)/,
+  'certification-input-customer-missing-required':
+    /manifest\.certificationInput\.customer\.phone is missing, but manifest\.customerRequirements marks phone REQUIRED/,
   'catalog-missing-slug': /GET \/catalog does not match the schema: .*providerSlug/,
   'category-count-wrong': /GET \/catalog does not match the schema: \/categories\/\d+\/offeringsCount must be integer/,
   'option-group-limits-inverted': /option group grp-greek-dressing: minSelections 3 > maxSelections 1/,

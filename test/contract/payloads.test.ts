@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../src/contract/load.js';
+import { NON_EMPTY_KEYWORD } from '../../src/contract/non-empty.js';
 
 const PAYLOADS = join(import.meta.dirname, '../../fixtures/payloads');
 
@@ -181,6 +182,8 @@ function ruleNamedBy(file: string): string {
   if (file.includes('missing-')) return 'required';
   if (/not-date-time|not-iso-8601/.test(file)) return 'format';
   if (file.includes('too-short')) return 'minLength';
+  // A required string of a provider's answer that is empty or blank (src/contract/non-empty.ts).
+  if (/-(empty|blank)\.json$/.test(file)) return NON_EMPTY_KEYWORD;
   if (/-(false|not-const)\.json$/.test(file)) return 'const';
   if (/-(unknown|lowercase|CERTIFIED|SUBMITTED)\.json$/.test(file)) return 'enum';
   return 'type';

@@ -636,6 +636,20 @@ const CASES = {
       return at(info, 'name') === undefined && at(info, 'slug') === 'demo-kitchen';
     },
   },
+  'provider-info-name-empty': {
+    broken: async ({ call }) => {
+      const info = (await call('GET', '/provider-info')).json;
+      return at(info, 'name') === '' && at(info, 'slug') === 'demo-kitchen';
+    },
+  },
+  'offering-title-empty': {
+    broken: async ({ call }) =>
+      arr(at((await call('GET', '/catalog')).json, 'offerings')).some((o) => at(o, 'title') === ''),
+  },
+  'location-name-empty': {
+    broken: async ({ call }) =>
+      arr((await call('GET', '/locations')).json).some((l) => String(at(l, 'name')).trim() === ''),
+  },
   'location-missing-address': {
     broken: async ({ call }) => arr((await call('GET', '/locations')).json).some((l) => at(l, 'address') === undefined),
   },
@@ -782,6 +796,24 @@ const CASES = {
       const [info, catalog] = await Promise.all([call('GET', '/provider-info'), call('GET', '/catalog')]);
       const ids = new Set(arr(at(catalog.json, 'offerings')).map((o) => at(o, 'id')));
       return arr(at(info.json, 'manifest.certificationInput.items')).some((i) => !ids.has(at(i, 'offeringId')));
+    },
+  },
+  'certification-input-unknown-location': {
+    broken: async ({ call }) => {
+      const [info, locations] = await Promise.all([call('GET', '/provider-info'), call('GET', '/locations')]);
+      const ids = new Set(arr(locations.json).map((l) => at(l, 'id')));
+      const locationId = at(info.json, 'manifest.certificationInput.locationId');
+      return typeof locationId === 'string' && !ids.has(locationId);
+    },
+  },
+  'certification-input-customer-missing-required': {
+    broken: async ({ call }) => {
+      const manifest = at((await call('GET', '/provider-info')).json, 'manifest');
+      return (
+        at(manifest, 'customerRequirements.phone') === 'REQUIRED' &&
+        at(manifest, 'certificationInput.customer') !== undefined &&
+        at(manifest, 'certificationInput.customer.phone') === undefined
+      );
     },
   },
   'capability-health-undeclared': {

@@ -1546,13 +1546,13 @@ validate29.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const schema_ProviderInfo = validate30;
 const schema50 = {"$ref":"urn:provcert:contract#/$defs/ProviderInfo"};
-const schema51 = {"type":"object","description":"Response of GET /provider-info. `manifest` is not schema-required, but certification requires it.","required":["id","slug","name","status","type","capabilities"],"properties":{"id":{"type":"string","examples":["prov_01"]},"slug":{"type":"string","examples":["pizza-roma"]},"name":{"type":"string","examples":["Pizza Roma"]},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"type":{"type":"string","description":"Provider type; values beyond DELIVERY, RETAIL and BOOKINGS are not shown by the contract.","examples":["DELIVERY"]},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"environment":{"type":"string","description":"Allowed values not shown by the contract.","examples":["sandbox"]},"category":{"type":"string","examples":["food_delivery"]},"subcategory":{"type":"string","examples":["pizza"]},"geography":{"type":"array","description":"Country or region codes.","items":{"type":"string"},"examples":[["IT","IT-RM"]]},"adapterType":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"supportContact":{"$ref":"urn:provcert:contract#/$defs/SupportContact"},"metadata":{"type":"object"},"manifest":{"$ref":"urn:provcert:contract#/$defs/ProviderManifest"}}};
+const schema51 = {"type":"object","description":"Response of GET /provider-info. `manifest` is not schema-required, but certification requires it.","required":["id","slug","name","status","type","capabilities"],"properties":{"id":{"type":"string","examples":["prov_01"],"x-provcert-non-empty":true},"slug":{"type":"string","examples":["pizza-roma"],"x-provcert-non-empty":true},"name":{"type":"string","examples":["Pizza Roma"],"x-provcert-non-empty":true},"status":{"$ref":"urn:provcert:contract#/$defs/ProviderStatus"},"type":{"type":"string","description":"Provider type; values beyond DELIVERY, RETAIL and BOOKINGS are not shown by the contract.","examples":["DELIVERY"],"x-provcert-non-empty":true},"capabilities":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Capability"}},"environment":{"type":"string","description":"Allowed values not shown by the contract.","examples":["sandbox"]},"category":{"type":"string","examples":["food_delivery"]},"subcategory":{"type":"string","examples":["pizza"]},"geography":{"type":"array","description":"Country or region codes.","items":{"type":"string"},"examples":[["IT","IT-RM"]]},"adapterType":{"type":"string"},"authMethod":{"$ref":"urn:provcert:contract#/$defs/AuthMethod"},"supportContact":{"$ref":"urn:provcert:contract#/$defs/SupportContact"},"metadata":{"type":"object"},"manifest":{"$ref":"urn:provcert:contract#/$defs/ProviderManifest"}}};
 const schema55 = {"type":"object","properties":{"email":{"type":"string","examples":["support@pizzaroma.test"]},"phone":{"type":"string","examples":["+39 06 5550 1234"]},"telegram":{"type":"string","examples":["@pizzaroma"]}}};
 const schema56 = {"type":"object","description":"Required for certification (not by the schema of ProviderInfo).","properties":{"certification":{"type":"object","properties":{"safeTestEnvironment":{"type":"boolean","description":"Must be true for certification to create test orders."}}},"customerRequirements":{"type":"object","description":"Maps customer fields (e.g. phone, email) to REQUIRED (other values not shown by the contract); may be empty.","additionalProperties":{"type":"string"},"examples":[{"phone":"REQUIRED"}]},"inputMode":{"type":"string","description":"OFFERING for catalog items, PARAMETERS for parameter-only services.","enum":["OFFERING","PARAMETERS"]},"certificationInput":{"$ref":"urn:provcert:contract#/$defs/CertificationInput"},"fulfillment":{"type":"string","examples":["DELIVERY"],"description":"Where provcert reads the fulfillment mode when it is not given on the command line (the contract\ndoes not name a field for it, so any string passes; one of DELIVERY, PICKUP, ONSITE, HYBRID and\nREMOTE selects that mode). When absent, the default by provider type applies.\n"}}};
 const schema57 = {"type":"object","description":"Valid test data; when present it is the first selection quoted during certification.","properties":{"locationId":{"type":"string"},"items":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteItem"}},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"destination":{"$ref":"urn:provcert:contract#/$defs/Destination"},"searchQuery":{"type":"string","examples":["pizza"]}}};
 const schema60 = {"type":"object","properties":{"name":{"type":"string","examples":["Giulia Bianchi"]},"phone":{"type":"string","examples":["+39 333 555 0101"]}}};
 const schema61 = {"type":"object","properties":{"raw":{"type":"string","examples":["Via del Corso 12, 00186 Roma"]}}};
-const schema58 = {"type":"object","description":"One requested item. Whether `quantity` is required, and all bounds (e.g. of quantity), are not shown by the\ncontract; `offeringId` is what names the item (the order flow uses ids).\n","required":["offeringId"],"properties":{"offeringId":{"type":"string"},"variantId":{"type":"string"},"quantity":{"type":"integer","examples":[2]},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/SelectedOptionInput"}}}};
+const schema58 = {"type":"object","description":"One requested item. Whether `quantity` is required, and all bounds (e.g. of quantity), are not shown by the\ncontract; `offeringId` is what names the item (the order flow uses ids).\n","required":["offeringId"],"properties":{"offeringId":{"type":"string","x-provcert-non-empty":true},"variantId":{"type":"string"},"quantity":{"type":"integer","examples":[2]},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/SelectedOptionInput"}}}};
 const schema59 = {"type":"object","description":"`quantity` means units per requested base item (1 when absent); the option contributes\npriceDelta x quantity x item quantity to the line.\n","properties":{"groupId":{"type":"string"},"optionId":{"type":"string"},"quantity":{"type":"integer"}}};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1578,8 +1578,9 @@ errors++;
 }
 if(data.offeringId !== undefined){
 let data0 = data.offeringId;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err1 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema58.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1589,10 +1590,8 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 }
-if(data.variantId !== undefined){
-let data1 = data.variantId;
-if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
+else {
+const err2 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1602,15 +1601,28 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 }
-if(data.quantity !== undefined){
-let data2 = data.quantity;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
+if(data.variantId !== undefined){
+let data1 = data.variantId;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+let data2 = data.quantity;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err4 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -1625,20 +1637,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
 let data5 = data4.groupId;
 if(typeof data5 !== "string"){
-const err4 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data4.optionId !== undefined){
-let data6 = data4.optionId;
-if(typeof data6 !== "string"){
-const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
+const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1648,10 +1647,10 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data4.quantity !== undefined){
-let data7 = data4.quantity;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
+if(data4.optionId !== undefined){
+let data6 = data4.optionId;
+if(typeof data6 !== "string"){
+const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1661,9 +1660,10 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
+if(data4.quantity !== undefined){
+let data7 = data4.quantity;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1675,7 +1675,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
+const err8 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1687,12 +1687,24 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err9 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -2044,8 +2056,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.id.type,parentSchema:schema51.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema51.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2055,10 +2068,8 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.slug !== undefined){
-let data1 = data.slug;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.slug.type,parentSchema:schema51.properties.slug,data:data1};
+else {
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.id.type,parentSchema:schema51.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2068,10 +2079,11 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data2 = data.name;
-if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.name.type,parentSchema:schema51.properties.name,data:data2};
+if(data.slug !== undefined){
+let data1 = data.slug;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err8 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema51.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2081,10 +2093,8 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data3 = data.status;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data3};
+else {
+const err9 = {instancePath:instancePath+"/slug",schemaPath:"#/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.slug.type,parentSchema:schema51.properties.slug,data:data1};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2093,8 +2103,12 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-if(!(((((data3 === "DRAFT") || (data3 === "SANDBOX")) || (data3 === "ACTIVE")) || (data3 === "SUSPENDED")) || (data3 === "DISABLED"))){
-const err10 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data3};
+}
+if(data.name !== undefined){
+let data2 = data.name;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema51.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2104,15 +2118,61 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data4 = data.type;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.type.type,parentSchema:schema51.properties.type,data:data4};
+else {
+const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.name.type,parentSchema:schema51.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data3 = data.status;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.type,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
+}
+errors++;
+}
+if(!(((((data3 === "DRAFT") || (data3 === "SANDBOX")) || (data3 === "ACTIVE")) || (data3 === "SUSPENDED")) || (data3 === "DISABLED"))){
+const err13 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ProviderStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values",schema:schema39.enum,parentSchema:schema39,data:data3};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data4 = data.type;
+if(typeof data4 === "string"){
+if(data4.trim() === ""){
+const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema51.properties.type,data:data4};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.type.type,parentSchema:schema51.properties.type,data:data4};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -2124,55 +2184,7 @@ const len0 = data5.length;
 for (let i0 = 0, i0_stop = errors + 1000000; i0 < len0 && errors < i0_stop; i0++){
 let data6 = data5[i0];
 if(typeof data6 !== "string"){
-const err12 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-if(!(((((((((((data6 === "METADATA") || (data6 === "HEALTH")) || (data6 === "CATALOG")) || (data6 === "QUOTE")) || (data6 === "ACTION_CREATE")) || (data6 === "ACTION_STATUS")) || (data6 === "WEBHOOK")) || (data6 === "LOCATIONS")) || (data6 === "SEARCH")) || (data6 === "ACTION_CANCEL")) || (data6 === "PAYMENT_OPTIONS"))){
-const err13 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err13);
-}
-errors++;
-}
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.properties.capabilities.type,parentSchema:schema51.properties.capabilities,data:data5};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.environment !== undefined){
-let data7 = data.environment;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.environment.type,parentSchema:schema51.properties.environment,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.category !== undefined){
-let data8 = data.category;
-if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.category.type,parentSchema:schema51.properties.category,data:data8};
+const err16 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"urn:provcert:contract#/$defs/Capability/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2181,16 +2193,64 @@ if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.subcategory !== undefined){
-let data9 = data.subcategory;
-if(typeof data9 !== "string"){
-const err17 = {instancePath:instancePath+"/subcategory",schemaPath:"#/properties/subcategory/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.subcategory.type,parentSchema:schema51.properties.subcategory,data:data9};
+if(!(((((((((((data6 === "METADATA") || (data6 === "HEALTH")) || (data6 === "CATALOG")) || (data6 === "QUOTE")) || (data6 === "ACTION_CREATE")) || (data6 === "ACTION_STATUS")) || (data6 === "WEBHOOK")) || (data6 === "LOCATIONS")) || (data6 === "SEARCH")) || (data6 === "ACTION_CANCEL")) || (data6 === "PAYMENT_OPTIONS"))){
+const err17 = {instancePath:instancePath+"/capabilities/" + i0,schemaPath:"urn:provcert:contract#/$defs/Capability/enum",keyword:"enum",params:{allowedValues: schema33.enum},message:"must be equal to one of the allowed values",schema:schema33.enum,parentSchema:schema33,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.properties.capabilities.type,parentSchema:schema51.properties.capabilities,data:data5};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.environment !== undefined){
+let data7 = data.environment;
+if(typeof data7 !== "string"){
+const err19 = {instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.environment.type,parentSchema:schema51.properties.environment,data:data7};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.category !== undefined){
+let data8 = data.category;
+if(typeof data8 !== "string"){
+const err20 = {instancePath:instancePath+"/category",schemaPath:"#/properties/category/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.category.type,parentSchema:schema51.properties.category,data:data8};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.subcategory !== undefined){
+let data9 = data.subcategory;
+if(typeof data9 !== "string"){
+const err21 = {instancePath:instancePath+"/subcategory",schemaPath:"#/properties/subcategory/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.subcategory.type,parentSchema:schema51.properties.subcategory,data:data9};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -2202,24 +2262,24 @@ const len1 = data10.length;
 for (let i1 = 0, i1_stop = errors + 1000000; i1 < len1 && errors < i1_stop; i1++){
 let data11 = data10[i1];
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/geography/" + i1,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.geography.items.type,parentSchema:schema51.properties.geography.items,data:data11};
+const err22 = {instancePath:instancePath+"/geography/" + i1,schemaPath:"#/properties/geography/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.geography.items.type,parentSchema:schema51.properties.geography.items,data:data11};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err22];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err18);
+if (vErrors.length < 1000) vErrors.push(err22);
 }
 errors++;
 }
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.properties.geography.type,parentSchema:schema51.properties.geography,data:data10};
+const err23 = {instancePath:instancePath+"/geography",schemaPath:"#/properties/geography/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema51.properties.geography.type,parentSchema:schema51.properties.geography,data:data10};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err23];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err19);
+if (vErrors.length < 1000) vErrors.push(err23);
 }
 errors++;
 }
@@ -2227,12 +2287,12 @@ errors++;
 if(data.adapterType !== undefined){
 let data12 = data.adapterType;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/adapterType",schemaPath:"#/properties/adapterType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.adapterType.type,parentSchema:schema51.properties.adapterType,data:data12};
+const err24 = {instancePath:instancePath+"/adapterType",schemaPath:"#/properties/adapterType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.adapterType.type,parentSchema:schema51.properties.adapterType,data:data12};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err24];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err20);
+if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
@@ -2240,22 +2300,22 @@ errors++;
 if(data.authMethod !== undefined){
 let data13 = data.authMethod;
 if(typeof data13 !== "string"){
-const err21 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data13};
+const err25 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data13};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err25];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err21);
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
 if(!(((data13 === "API_KEY") || (data13 === "BEARER_TOKEN")) || (data13 === "HMAC_SIGNATURE"))){
-const err22 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data13};
+const err26 = {instancePath:instancePath+"/authMethod",schemaPath:"urn:provcert:contract#/$defs/AuthMethod/enum",keyword:"enum",params:{allowedValues: schema41.enum},message:"must be equal to one of the allowed values",schema:schema41.enum,parentSchema:schema41,data:data13};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err26];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -2266,12 +2326,12 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(data14.email !== undefined){
 let data15 = data14.email;
 if(typeof data15 !== "string"){
-const err23 = {instancePath:instancePath+"/supportContact/email",schemaPath:"urn:provcert:contract#/$defs/SupportContact/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.email.type,parentSchema:schema55.properties.email,data:data15};
+const err27 = {instancePath:instancePath+"/supportContact/email",schemaPath:"urn:provcert:contract#/$defs/SupportContact/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.email.type,parentSchema:schema55.properties.email,data:data15};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err27];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
@@ -2279,12 +2339,12 @@ errors++;
 if(data14.phone !== undefined){
 let data16 = data14.phone;
 if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/supportContact/phone",schemaPath:"urn:provcert:contract#/$defs/SupportContact/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.phone.type,parentSchema:schema55.properties.phone,data:data16};
+const err28 = {instancePath:instancePath+"/supportContact/phone",schemaPath:"urn:provcert:contract#/$defs/SupportContact/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.phone.type,parentSchema:schema55.properties.phone,data:data16};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err28];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -2292,24 +2352,24 @@ errors++;
 if(data14.telegram !== undefined){
 let data17 = data14.telegram;
 if(typeof data17 !== "string"){
-const err25 = {instancePath:instancePath+"/supportContact/telegram",schemaPath:"urn:provcert:contract#/$defs/SupportContact/properties/telegram/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.telegram.type,parentSchema:schema55.properties.telegram,data:data17};
+const err29 = {instancePath:instancePath+"/supportContact/telegram",schemaPath:"urn:provcert:contract#/$defs/SupportContact/properties/telegram/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.telegram.type,parentSchema:schema55.properties.telegram,data:data17};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err29];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/supportContact",schemaPath:"urn:provcert:contract#/$defs/SupportContact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data14};
+const err30 = {instancePath:instancePath+"/supportContact",schemaPath:"urn:provcert:contract#/$defs/SupportContact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data14};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err30];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -2317,12 +2377,12 @@ errors++;
 if(data.metadata !== undefined){
 let data18 = data.metadata;
 if(!(data18 && typeof data18 == "object" && !Array.isArray(data18))){
-const err27 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.metadata.type,parentSchema:schema51.properties.metadata,data:data18};
+const err31 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.metadata.type,parentSchema:schema51.properties.metadata,data:data18};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err31];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err27);
+if (vErrors.length < 1000) vErrors.push(err31);
 }
 errors++;
 }
@@ -2334,12 +2394,12 @@ if (vErrors === null) vErrors = validate32.errors.slice(0, 1000); else for (cons
 }
 }
 else {
-const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
 if(vErrors === null){
-vErrors = [err28];
+vErrors = [err32];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err28);
+if (vErrors.length < 1000) vErrors.push(err32);
 }
 errors++;
 }
@@ -2848,7 +2908,7 @@ validate49.evaluated = {"props":{"raw":true},"dynamicProps":false,"dynamicItems"
 
 export const schema_HealthCheckResult = validate50;
 const schema74 = {"$ref":"urn:provcert:contract#/$defs/HealthCheckResult"};
-const schema75 = {"type":"object","required":["status","latencyMs","timestamp"],"properties":{"status":{"type":"string","description":"HEALTHY is the healthy value; other values are not shown by the contract.","examples":["HEALTHY"]},"latencyMs":{"type":"number","examples":[12]},"timestamp":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"details":{"type":"object","description":"May hold e.g. uptimeSeconds."}}};
+const schema75 = {"type":"object","required":["status","latencyMs","timestamp"],"properties":{"status":{"type":"string","description":"HEALTHY is the healthy value; other values are not shown by the contract.","examples":["HEALTHY"],"x-provcert-non-empty":true},"latencyMs":{"type":"number","examples":[12]},"timestamp":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"details":{"type":"object","description":"May hold e.g. uptimeSeconds."}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2893,8 +2953,9 @@ errors++;
 }
 if(data.status !== undefined){
 let data0 = data.status;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema75.properties.status,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2904,10 +2965,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 }
-if(data.latencyMs !== undefined){
-let data1 = data.latencyMs;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err4 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema75.properties.latencyMs.type,parentSchema:schema75.properties.latencyMs,data:data1};
+else {
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.status.type,parentSchema:schema75.properties.status,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2917,11 +2976,10 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 }
-if(data.timestamp !== undefined){
-let data2 = data.timestamp;
-if(typeof data2 === "string"){
-if(!(formats0.validate(data2))){
-const err5 = {instancePath:instancePath+"/timestamp",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data2};
+if(data.latencyMs !== undefined){
+let data1 = data.latencyMs;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err5 = {instancePath:instancePath+"/latencyMs",schemaPath:"#/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema75.properties.latencyMs.type,parentSchema:schema75.properties.latencyMs,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2930,10 +2988,12 @@ if (vErrors.length < 1000) vErrors.push(err5);
 }
 errors++;
 }
-func2(data2, instancePath+"/timestamp");
 }
-else {
-const err6 = {instancePath:instancePath+"/timestamp",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data2};
+if(data.timestamp !== undefined){
+let data2 = data.timestamp;
+if(typeof data2 === "string"){
+if(!(formats0.validate(data2))){
+const err6 = {instancePath:instancePath+"/timestamp",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2942,11 +3002,10 @@ if (vErrors.length < 1000) vErrors.push(err6);
 }
 errors++;
 }
+func2(data2, instancePath+"/timestamp");
 }
-if(data.details !== undefined){
-let data3 = data.details;
-if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err7 = {instancePath:instancePath+"/details",schemaPath:"#/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.details.type,parentSchema:schema75.properties.details,data:data3};
+else {
+const err7 = {instancePath:instancePath+"/timestamp",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2956,14 +3015,27 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-}
-else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(data.details !== undefined){
+let data3 = data.details;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err8 = {instancePath:instancePath+"/details",schemaPath:"#/properties/details/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.properties.details.type,parentSchema:schema75.properties.details,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -2993,7 +3065,7 @@ validate50.evaluated = {"props":{"status":true,"latencyMs":true,"timestamp":true
 
 export const schema_Location = validate53;
 const schema77 = {"$ref":"urn:provcert:contract#/$defs/Location"};
-const schema78 = {"type":"object","required":["id","providerId","providerLocationId","name","address"],"properties":{"id":{"type":"string","examples":["loc_centro"]},"providerId":{"type":"string"},"providerLocationId":{"type":"string"},"name":{"type":"string","examples":["Pizza Roma Centro"]},"address":{"type":"string","examples":["Via del Corso 100, Roma"]},"latitude":{"type":"number"},"longitude":{"type":"number"},"serviceRadiusKm":{"type":"number"},"isActive":{"type":"boolean"},"metadata":{"type":"object"}}};
+const schema78 = {"type":"object","required":["id","providerId","providerLocationId","name","address"],"properties":{"id":{"type":"string","examples":["loc_centro"],"x-provcert-non-empty":true},"providerId":{"type":"string","x-provcert-non-empty":true},"providerLocationId":{"type":"string","x-provcert-non-empty":true},"name":{"type":"string","examples":["Pizza Roma Centro"],"x-provcert-non-empty":true},"address":{"type":"string","examples":["Via del Corso 100, Roma"],"x-provcert-non-empty":true},"latitude":{"type":"number"},"longitude":{"type":"number"},"serviceRadiusKm":{"type":"number"},"isActive":{"type":"boolean"},"metadata":{"type":"object"}}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3058,8 +3130,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.id.type,parentSchema:schema78.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3069,10 +3142,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data.providerId !== undefined){
-let data1 = data.providerId;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerId.type,parentSchema:schema78.properties.providerId,data:data1};
+else {
+const err6 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.id.type,parentSchema:schema78.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3082,10 +3153,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.providerLocationId !== undefined){
-let data2 = data.providerLocationId;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerLocationId.type,parentSchema:schema78.properties.providerLocationId,data:data2};
+if(data.providerId !== undefined){
+let data1 = data.providerId;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err7 = {instancePath:instancePath+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3095,10 +3167,8 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data3 = data.name;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.name.type,parentSchema:schema78.properties.name,data:data3};
+else {
+const err8 = {instancePath:instancePath+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerId.type,parentSchema:schema78.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3108,10 +3178,11 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data.address !== undefined){
-let data4 = data.address;
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.address.type,parentSchema:schema78.properties.address,data:data4};
+if(data.providerLocationId !== undefined){
+let data2 = data.providerLocationId;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err9 = {instancePath:instancePath+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.providerLocationId,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3121,10 +3192,8 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-if(data.latitude !== undefined){
-let data5 = data.latitude;
-if(!((typeof data5 == "number") && (isFinite(data5)))){
-const err10 = {instancePath:instancePath+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.latitude.type,parentSchema:schema78.properties.latitude,data:data5};
+else {
+const err10 = {instancePath:instancePath+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerLocationId.type,parentSchema:schema78.properties.providerLocationId,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3134,10 +3203,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data.longitude !== undefined){
-let data6 = data.longitude;
-if(!((typeof data6 == "number") && (isFinite(data6)))){
-const err11 = {instancePath:instancePath+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.longitude.type,parentSchema:schema78.properties.longitude,data:data6};
+if(data.name !== undefined){
+let data3 = data.name;
+if(typeof data3 === "string"){
+if(data3.trim() === ""){
+const err11 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3147,10 +3217,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data.serviceRadiusKm !== undefined){
-let data7 = data.serviceRadiusKm;
-if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err12 = {instancePath:instancePath+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.serviceRadiusKm.type,parentSchema:schema78.properties.serviceRadiusKm,data:data7};
+else {
+const err12 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.name.type,parentSchema:schema78.properties.name,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3160,10 +3228,11 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data.isActive !== undefined){
-let data8 = data.isActive;
-if(typeof data8 !== "boolean"){
-const err13 = {instancePath:instancePath+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema78.properties.isActive.type,parentSchema:schema78.properties.isActive,data:data8};
+if(data.address !== undefined){
+let data4 = data.address;
+if(typeof data4 === "string"){
+if(data4.trim() === ""){
+const err13 = {instancePath:instancePath+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.address,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3173,10 +3242,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data.metadata !== undefined){
-let data9 = data.metadata;
-if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-const err14 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.metadata.type,parentSchema:schema78.properties.metadata,data:data9};
+else {
+const err14 = {instancePath:instancePath+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.address.type,parentSchema:schema78.properties.address,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3186,14 +3253,79 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
+if(data.latitude !== undefined){
+let data5 = data.latitude;
+if(!((typeof data5 == "number") && (isFinite(data5)))){
+const err15 = {instancePath:instancePath+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.latitude.type,parentSchema:schema78.properties.latitude,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.longitude !== undefined){
+let data6 = data.longitude;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+const err16 = {instancePath:instancePath+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.longitude.type,parentSchema:schema78.properties.longitude,data:data6};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.serviceRadiusKm !== undefined){
+let data7 = data.serviceRadiusKm;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+const err17 = {instancePath:instancePath+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.serviceRadiusKm.type,parentSchema:schema78.properties.serviceRadiusKm,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.isActive !== undefined){
+let data8 = data.isActive;
+if(typeof data8 !== "boolean"){
+const err18 = {instancePath:instancePath+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema78.properties.isActive.type,parentSchema:schema78.properties.isActive,data:data8};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data9 = data.metadata;
+if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
+const err19 = {instancePath:instancePath+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.metadata.type,parentSchema:schema78.properties.metadata,data:data9};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
 }
 errors++;
 }
@@ -3204,9 +3336,9 @@ validate53.evaluated = {"props":{"id":true,"providerId":true,"providerLocationId
 
 export const schema_Catalog = validate54;
 const schema79 = {"$ref":"urn:provcert:contract#/$defs/Catalog"};
-const schema80 = {"type":"object","required":["providerSlug","categories","offerings"],"properties":{"providerSlug":{"type":"string"},"categories":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Category"}},"offerings":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}},"version":{"type":"string"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"}}};
+const schema80 = {"type":"object","required":["providerSlug","categories","offerings"],"properties":{"providerSlug":{"type":"string","x-provcert-non-empty":true},"categories":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Category"}},"offerings":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Offering"}},"version":{"type":"string"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"}}};
 const schema81 = {"type":"object","description":"The contract does not mark any Category field required.","properties":{"id":{"type":"string"},"slug":{"type":"string","examples":["pizzas"]},"title":{"type":"string","examples":["Pizzas"]},"description":{"type":"string"},"displayOrder":{"type":"integer"},"offeringsCount":{"type":"integer"}}};
-const schema82 = {"type":"object","description":"Item of Catalog.offerings, response of GET /offerings/{id}, item of GET /search.","required":["id","providerId","offeringCode","title","basePrice"],"properties":{"id":{"type":"string","examples":["off_margherita"]},"providerId":{"type":"string"},"offeringCode":{"type":"string","examples":["PZ-MARG"]},"title":{"type":"string","examples":["Pizza Margherita"]},"basePrice":{"type":"integer","description":"Smallest currency unit; for discovery only (the quote is authoritative).","examples":[850]},"description":{"type":"string"},"categorySlug":{"type":"string"},"categoryTitle":{"type":"string"},"currency":{"type":"string","examples":["EUR"]},"isAvailable":{"type":"boolean"},"variants":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Variant"}},"optionGroups":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/OptionGroup"}},"tags":{"type":"array","items":{"type":"string"}},"metadata":{"type":"object"}}};
+const schema82 = {"type":"object","description":"Item of Catalog.offerings, response of GET /offerings/{id}, item of GET /search.","required":["id","providerId","offeringCode","title","basePrice"],"properties":{"id":{"type":"string","examples":["off_margherita"],"x-provcert-non-empty":true},"providerId":{"type":"string","x-provcert-non-empty":true},"offeringCode":{"type":"string","examples":["PZ-MARG"],"x-provcert-non-empty":true},"title":{"type":"string","examples":["Pizza Margherita"],"x-provcert-non-empty":true},"basePrice":{"type":"integer","description":"Smallest currency unit; for discovery only (the quote is authoritative).","examples":[850]},"description":{"type":"string"},"categorySlug":{"type":"string"},"categoryTitle":{"type":"string"},"currency":{"type":"string","examples":["EUR"]},"isAvailable":{"type":"boolean"},"variants":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Variant"}},"optionGroups":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/OptionGroup"}},"tags":{"type":"array","items":{"type":"string"}},"metadata":{"type":"object"}}};
 const schema83 = {"type":"object","description":"The contract does not mark any Variant field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Large"]},"basePrice":{"type":"integer"},"isAvailable":{"type":"boolean"},"metadata":{"type":"object"}}};
 const schema84 = {"type":"object","description":"minSelections and maxSelections constrain the choices. The contract does not mark any field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Extra toppings"]},"isRequired":{"type":"boolean"},"minSelections":{"type":"integer"},"maxSelections":{"type":"integer"},"options":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Option"}}}};
 const schema85 = {"type":"object","description":"The contract does not mark any Option field required.","properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Mozzarella di bufala"]},"priceDelta":{"type":"integer","description":"May be 0.","examples":[150]},"isDefault":{"type":"boolean"},"isAvailable":{"type":"boolean"},"metadata":{"type":"object"}}};
@@ -3476,8 +3608,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3487,10 +3620,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data.providerId !== undefined){
-let data1 = data.providerId;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
+else {
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3500,10 +3631,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.offeringCode !== undefined){
-let data2 = data.offeringCode;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
+if(data.providerId !== undefined){
+let data1 = data.providerId;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err7 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3513,10 +3645,8 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data3 = data.title;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
+else {
+const err8 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3526,10 +3656,11 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data.basePrice !== undefined){
-let data4 = data.basePrice;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
+if(data.offeringCode !== undefined){
+let data2 = data.offeringCode;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err9 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3539,10 +3670,8 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data5 = data.description;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
+else {
+const err10 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3552,10 +3681,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data.categorySlug !== undefined){
-let data6 = data.categorySlug;
-if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
+if(data.title !== undefined){
+let data3 = data.title;
+if(typeof data3 === "string"){
+if(data3.trim() === ""){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3565,10 +3695,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data.categoryTitle !== undefined){
-let data7 = data.categoryTitle;
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3578,10 +3706,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data.currency !== undefined){
-let data8 = data.currency;
-if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
+if(data.basePrice !== undefined){
+let data4 = data.basePrice;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err13 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3591,15 +3719,67 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data.isAvailable !== undefined){
-let data9 = data.isAvailable;
-if(typeof data9 !== "boolean"){
-const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
+if(data.description !== undefined){
+let data5 = data.description;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.categorySlug !== undefined){
+let data6 = data.categorySlug;
+if(typeof data6 !== "string"){
+const err15 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.categoryTitle !== undefined){
+let data7 = data.categoryTitle;
+if(typeof data7 !== "string"){
+const err16 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data8 = data.currency;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.isAvailable !== undefined){
+let data9 = data.isAvailable;
+if(typeof data9 !== "boolean"){
+const err18 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -3614,59 +3794,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
 let data12 = data11.id;
 if(typeof data12 !== "string"){
-const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data11.name !== undefined){
-let data13 = data11.name;
-if(typeof data13 !== "string"){
-const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data11.basePrice !== undefined){
-let data14 = data11.basePrice;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data11.isAvailable !== undefined){
-let data15 = data11.isAvailable;
-if(typeof data15 !== "boolean"){
-const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data11.metadata !== undefined){
-let data16 = data11.metadata;
-if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
+const err19 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3676,9 +3804,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
+if(data11.name !== undefined){
+let data13 = data11.name;
+if(typeof data13 !== "string"){
+const err20 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3688,14 +3817,65 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
+if(data11.basePrice !== undefined){
+let data14 = data11.basePrice;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err21 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data11.isAvailable !== undefined){
+let data15 = data11.isAvailable;
+if(typeof data15 !== "boolean"){
+const err22 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data11.metadata !== undefined){
+let data16 = data11.metadata;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err23 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -3711,12 +3891,12 @@ if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (cons
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
+const err26 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err26];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -3728,24 +3908,24 @@ const len2 = data19.length;
 for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
-const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
+const err27 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err27];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
+const err28 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err28];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -3753,24 +3933,24 @@ errors++;
 if(data.metadata !== undefined){
 let data21 = data.metadata;
 if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
+const err29 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err29];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err30];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -3823,13 +4003,25 @@ errors++;
 }
 if(data.providerSlug !== undefined){
 let data0 = data.providerSlug;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.providerSlug.type,parentSchema:schema80.properties.providerSlug,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err3 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema80.properties.providerSlug,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.providerSlug.type,parentSchema:schema80.properties.providerSlug,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -3844,20 +4036,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id !== undefined){
 let data3 = data2.id;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/categories/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Category/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.id.type,parentSchema:schema81.properties.id,data:data3};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data2.slug !== undefined){
-let data4 = data2.slug;
-if(typeof data4 !== "string"){
-const err5 = {instancePath:instancePath+"/categories/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/Category/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.slug.type,parentSchema:schema81.properties.slug,data:data4};
+const err5 = {instancePath:instancePath+"/categories/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Category/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.id.type,parentSchema:schema81.properties.id,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3867,10 +4046,10 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data2.title !== undefined){
-let data5 = data2.title;
-if(typeof data5 !== "string"){
-const err6 = {instancePath:instancePath+"/categories/" + i0+"/title",schemaPath:"urn:provcert:contract#/$defs/Category/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.title.type,parentSchema:schema81.properties.title,data:data5};
+if(data2.slug !== undefined){
+let data4 = data2.slug;
+if(typeof data4 !== "string"){
+const err6 = {instancePath:instancePath+"/categories/" + i0+"/slug",schemaPath:"urn:provcert:contract#/$defs/Category/properties/slug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.slug.type,parentSchema:schema81.properties.slug,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3880,10 +4059,10 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data2.description !== undefined){
-let data6 = data2.description;
-if(typeof data6 !== "string"){
-const err7 = {instancePath:instancePath+"/categories/" + i0+"/description",schemaPath:"urn:provcert:contract#/$defs/Category/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.description.type,parentSchema:schema81.properties.description,data:data6};
+if(data2.title !== undefined){
+let data5 = data2.title;
+if(typeof data5 !== "string"){
+const err7 = {instancePath:instancePath+"/categories/" + i0+"/title",schemaPath:"urn:provcert:contract#/$defs/Category/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.title.type,parentSchema:schema81.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3893,10 +4072,10 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-if(data2.displayOrder !== undefined){
-let data7 = data2.displayOrder;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/categories/" + i0+"/displayOrder",schemaPath:"urn:provcert:contract#/$defs/Category/properties/displayOrder/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.displayOrder.type,parentSchema:schema81.properties.displayOrder,data:data7};
+if(data2.description !== undefined){
+let data6 = data2.description;
+if(typeof data6 !== "string"){
+const err8 = {instancePath:instancePath+"/categories/" + i0+"/description",schemaPath:"urn:provcert:contract#/$defs/Category/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.description.type,parentSchema:schema81.properties.description,data:data6};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3906,10 +4085,10 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data2.offeringsCount !== undefined){
-let data8 = data2.offeringsCount;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err9 = {instancePath:instancePath+"/categories/" + i0+"/offeringsCount",schemaPath:"urn:provcert:contract#/$defs/Category/properties/offeringsCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.offeringsCount.type,parentSchema:schema81.properties.offeringsCount,data:data8};
+if(data2.displayOrder !== undefined){
+let data7 = data2.displayOrder;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/categories/" + i0+"/displayOrder",schemaPath:"urn:provcert:contract#/$defs/Category/properties/displayOrder/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.displayOrder.type,parentSchema:schema81.properties.displayOrder,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3919,9 +4098,10 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"urn:provcert:contract#/$defs/Category/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data:data2};
+if(data2.offeringsCount !== undefined){
+let data8 = data2.offeringsCount;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err10 = {instancePath:instancePath+"/categories/" + i0+"/offeringsCount",schemaPath:"urn:provcert:contract#/$defs/Category/properties/offeringsCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema81.properties.offeringsCount.type,parentSchema:schema81.properties.offeringsCount,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3933,12 +4113,24 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.categories.type,parentSchema:schema80.properties.categories,data:data1};
+const err11 = {instancePath:instancePath+"/categories/" + i0,schemaPath:"urn:provcert:contract#/$defs/Category/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/categories",schemaPath:"#/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.categories.type,parentSchema:schema80.properties.categories,data:data1};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
@@ -3954,20 +4146,7 @@ if (vErrors === null) vErrors = validate56.errors.slice(0, 1000); else for (cons
 }
 }
 else {
-const err12 = {instancePath:instancePath+"/offerings",schemaPath:"#/properties/offerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.offerings.type,parentSchema:schema80.properties.offerings,data:data9};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.version !== undefined){
-let data11 = data.version;
-if(typeof data11 !== "string"){
-const err13 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.version.type,parentSchema:schema80.properties.version,data:data11};
+const err13 = {instancePath:instancePath+"/offerings",schemaPath:"#/properties/offerings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema80.properties.offerings.type,parentSchema:schema80.properties.offerings,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3977,11 +4156,10 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
-let data12 = data.updatedAt;
-if(typeof data12 === "string"){
-if(!(formats0.validate(data12))){
-const err14 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data12};
+if(data.version !== undefined){
+let data11 = data.version;
+if(typeof data11 !== "string"){
+const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.version.type,parentSchema:schema80.properties.version,data:data11};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3990,10 +4168,12 @@ if (vErrors.length < 1000) vErrors.push(err14);
 }
 errors++;
 }
-func2(data12, instancePath+"/updatedAt");
 }
-else {
-const err15 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data12};
+if(data.updatedAt !== undefined){
+let data12 = data.updatedAt;
+if(typeof data12 === "string"){
+if(!(formats0.validate(data12))){
+const err15 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data12};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4002,15 +4182,27 @@ if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
-}
+func2(data12, instancePath+"/updatedAt");
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+const err16 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data12};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
 }
 errors++;
 }
@@ -4212,8 +4404,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4223,10 +4416,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data.providerId !== undefined){
-let data1 = data.providerId;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
+else {
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4236,10 +4427,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.offeringCode !== undefined){
-let data2 = data.offeringCode;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
+if(data.providerId !== undefined){
+let data1 = data.providerId;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err7 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4249,10 +4441,8 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data3 = data.title;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
+else {
+const err8 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4262,10 +4452,11 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data.basePrice !== undefined){
-let data4 = data.basePrice;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
+if(data.offeringCode !== undefined){
+let data2 = data.offeringCode;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err9 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4275,10 +4466,8 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data5 = data.description;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
+else {
+const err10 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4288,10 +4477,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data.categorySlug !== undefined){
-let data6 = data.categorySlug;
-if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
+if(data.title !== undefined){
+let data3 = data.title;
+if(typeof data3 === "string"){
+if(data3.trim() === ""){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4301,10 +4491,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data.categoryTitle !== undefined){
-let data7 = data.categoryTitle;
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4314,10 +4502,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data.currency !== undefined){
-let data8 = data.currency;
-if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
+if(data.basePrice !== undefined){
+let data4 = data.basePrice;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err13 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4327,15 +4515,67 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data.isAvailable !== undefined){
-let data9 = data.isAvailable;
-if(typeof data9 !== "boolean"){
-const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
+if(data.description !== undefined){
+let data5 = data.description;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.categorySlug !== undefined){
+let data6 = data.categorySlug;
+if(typeof data6 !== "string"){
+const err15 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.categoryTitle !== undefined){
+let data7 = data.categoryTitle;
+if(typeof data7 !== "string"){
+const err16 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data8 = data.currency;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.isAvailable !== undefined){
+let data9 = data.isAvailable;
+if(typeof data9 !== "boolean"){
+const err18 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -4350,59 +4590,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
 let data12 = data11.id;
 if(typeof data12 !== "string"){
-const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data11.name !== undefined){
-let data13 = data11.name;
-if(typeof data13 !== "string"){
-const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data11.basePrice !== undefined){
-let data14 = data11.basePrice;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data11.isAvailable !== undefined){
-let data15 = data11.isAvailable;
-if(typeof data15 !== "boolean"){
-const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data11.metadata !== undefined){
-let data16 = data11.metadata;
-if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
+const err19 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4412,9 +4600,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
+if(data11.name !== undefined){
+let data13 = data11.name;
+if(typeof data13 !== "string"){
+const err20 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4424,14 +4613,65 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
+if(data11.basePrice !== undefined){
+let data14 = data11.basePrice;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err21 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data11.isAvailable !== undefined){
+let data15 = data11.isAvailable;
+if(typeof data15 !== "boolean"){
+const err22 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data11.metadata !== undefined){
+let data16 = data11.metadata;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err23 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -4447,12 +4687,12 @@ if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (cons
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
+const err26 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err26];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -4464,24 +4704,24 @@ const len2 = data19.length;
 for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
-const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
+const err27 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err27];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
+const err28 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err28];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -4489,24 +4729,24 @@ errors++;
 if(data.metadata !== undefined){
 let data21 = data.metadata;
 if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
+const err29 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err29];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err30];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -5083,8 +5323,9 @@ errors++;
 }
 if(data.offeringId !== undefined){
 let data0 = data.offeringId;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err1 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema58.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5094,10 +5335,8 @@ if (vErrors.length < 1000) vErrors.push(err1);
 errors++;
 }
 }
-if(data.variantId !== undefined){
-let data1 = data.variantId;
-if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
+else {
+const err2 = {instancePath:instancePath+"/offeringId",schemaPath:"#/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.offeringId.type,parentSchema:schema58.properties.offeringId,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5107,15 +5346,28 @@ if (vErrors.length < 1000) vErrors.push(err2);
 errors++;
 }
 }
-if(data.quantity !== undefined){
-let data2 = data.quantity;
-if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
-const err3 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
+if(data.variantId !== undefined){
+let data1 = data.variantId;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/variantId",schemaPath:"#/properties/variantId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.variantId.type,parentSchema:schema58.properties.variantId,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.quantity !== undefined){
+let data2 = data.quantity;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err4 = {instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema58.properties.quantity.type,parentSchema:schema58.properties.quantity,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err4);
 }
 errors++;
 }
@@ -5130,20 +5382,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.groupId !== undefined){
 let data5 = data4.groupId;
 if(typeof data5 !== "string"){
-const err4 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data4.optionId !== undefined){
-let data6 = data4.optionId;
-if(typeof data6 !== "string"){
-const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
+const err5 = {instancePath:instancePath+"/selectedOptions/" + i0+"/groupId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/groupId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.groupId.type,parentSchema:schema59.properties.groupId,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5153,10 +5392,10 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data4.quantity !== undefined){
-let data7 = data4.quantity;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
+if(data4.optionId !== undefined){
+let data6 = data4.optionId;
+if(typeof data6 !== "string"){
+const err6 = {instancePath:instancePath+"/selectedOptions/" + i0+"/optionId",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/optionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.optionId.type,parentSchema:schema59.properties.optionId,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5166,9 +5405,10 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
+if(data4.quantity !== undefined){
+let data7 = data4.quantity;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err7 = {instancePath:instancePath+"/selectedOptions/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quantity.type,parentSchema:schema59.properties.quantity,data:data7};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5180,7 +5420,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
+const err8 = {instancePath:instancePath+"/selectedOptions/" + i0,schemaPath:"urn:provcert:contract#/$defs/SelectedOptionInput/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5192,12 +5432,24 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+const err9 = {instancePath:instancePath+"/selectedOptions",schemaPath:"#/properties/selectedOptions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema58.properties.selectedOptions.type,parentSchema:schema58.properties.selectedOptions,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
@@ -5296,7 +5548,7 @@ validate78.evaluated = {"props":{"groupId":true,"optionId":true,"quantity":true}
 
 export const schema_NormalizedQuote = validate79;
 const schema106 = {"$ref":"urn:provcert:contract#/$defs/NormalizedQuote"};
-const schema107 = {"type":"object","description":"Response of POST /quote. subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount;\nwhere fees[] is present, totalFees = sum(fees[].amount). Bound to the selection and fulfillment terms.\n","required":["id","providerSlug","lines","subtotal","total","expiresAt"],"properties":{"id":{"type":"string","description":"An identifier, not necessarily a cryptographic token."},"providerSlug":{"type":"string"},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"expiresAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp","description":"At least 5 seconds after the quote was answered."},"locationId":{"type":"string"},"currency":{"type":"string"},"totalFees":{"type":"integer"},"totalDiscount":{"type":"integer"},"fees":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Fee"}},"discounts":{"type":"array","description":"Shape of the entries not shown by the contract."},"metadata":{"type":"object"}}};
+const schema107 = {"type":"object","description":"Response of POST /quote. subtotal = sum(lines[].lineTotal); total = subtotal + totalFees - totalDiscount;\nwhere fees[] is present, totalFees = sum(fees[].amount). Bound to the selection and fulfillment terms.\n","required":["id","providerSlug","lines","subtotal","total","expiresAt"],"properties":{"id":{"type":"string","description":"An identifier, not necessarily a cryptographic token.","x-provcert-non-empty":true},"providerSlug":{"type":"string","x-provcert-non-empty":true},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"expiresAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp","description":"At least 5 seconds after the quote was answered."},"locationId":{"type":"string"},"currency":{"type":"string"},"totalFees":{"type":"integer"},"totalDiscount":{"type":"integer"},"fees":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/Fee"}},"discounts":{"type":"array","description":"Shape of the entries not shown by the contract."},"metadata":{"type":"object"}}};
 const schema111 = {"type":"object","properties":{"name":{"type":"string","examples":["Delivery fee"]},"amount":{"type":"integer","examples":[250]}}};
 const schema108 = {"type":"object","description":"lineTotal = unitPrice x quantity + optionsTotal. The contract does not mark line fields required.","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"variantId":{"type":"string"},"quantity":{"type":"integer"},"unitPrice":{"type":"integer"},"optionsTotal":{"type":"integer"},"lineTotal":{"type":"integer"},"selectedOptions":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/QuoteLineOption"}}}};
 const schema109 = {"type":"object","properties":{"groupId":{"type":"string"},"optionId":{"type":"string"},"name":{"type":"string"},"priceDelta":{"type":"integer"}}};
@@ -5576,8 +5828,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.id.type,parentSchema:schema107.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema107.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5587,15 +5840,38 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.providerSlug !== undefined){
-let data1 = data.providerSlug;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.providerSlug.type,parentSchema:schema107.properties.providerSlug,data:data1};
+else {
+const err7 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.id.type,parentSchema:schema107.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.providerSlug !== undefined){
+let data1 = data.providerSlug;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err8 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema107.properties.providerSlug,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.providerSlug.type,parentSchema:schema107.properties.providerSlug,data:data1};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
@@ -5611,33 +5887,7 @@ if (vErrors === null) vErrors = validate81.errors.slice(0, 1000); else for (cons
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.lines.type,parentSchema:schema107.properties.lines,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.subtotal !== undefined){
-let data4 = data.subtotal;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.subtotal.type,parentSchema:schema107.properties.subtotal,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.total !== undefined){
-let data5 = data.total;
-if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
-const err10 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.total.type,parentSchema:schema107.properties.total,data:data5};
+const err10 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.lines.type,parentSchema:schema107.properties.lines,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5647,11 +5897,10 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data.expiresAt !== undefined){
-let data6 = data.expiresAt;
-if(typeof data6 === "string"){
-if(!(formats0.validate(data6))){
-const err11 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data6};
+if(data.subtotal !== undefined){
+let data4 = data.subtotal;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err11 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.subtotal.type,parentSchema:schema107.properties.subtotal,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5660,10 +5909,11 @@ if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
-func2(data6, instancePath+"/expiresAt");
 }
-else {
-const err12 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data6};
+if(data.total !== undefined){
+let data5 = data.total;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err12 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.total.type,parentSchema:schema107.properties.total,data:data5};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5673,10 +5923,11 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data.locationId !== undefined){
-let data7 = data.locationId;
-if(typeof data7 !== "string"){
-const err13 = {instancePath:instancePath+"/locationId",schemaPath:"#/properties/locationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.locationId.type,parentSchema:schema107.properties.locationId,data:data7};
+if(data.expiresAt !== undefined){
+let data6 = data.expiresAt;
+if(typeof data6 === "string"){
+if(!(formats0.validate(data6))){
+const err13 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5685,11 +5936,10 @@ if (vErrors.length < 1000) vErrors.push(err13);
 }
 errors++;
 }
+func2(data6, instancePath+"/expiresAt");
 }
-if(data.currency !== undefined){
-let data8 = data.currency;
-if(typeof data8 !== "string"){
-const err14 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.currency.type,parentSchema:schema107.properties.currency,data:data8};
+else {
+const err14 = {instancePath:instancePath+"/expiresAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5699,10 +5949,10 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-if(data.totalFees !== undefined){
-let data9 = data.totalFees;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err15 = {instancePath:instancePath+"/totalFees",schemaPath:"#/properties/totalFees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.totalFees.type,parentSchema:schema107.properties.totalFees,data:data9};
+if(data.locationId !== undefined){
+let data7 = data.locationId;
+if(typeof data7 !== "string"){
+const err15 = {instancePath:instancePath+"/locationId",schemaPath:"#/properties/locationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.locationId.type,parentSchema:schema107.properties.locationId,data:data7};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5712,15 +5962,41 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 }
-if(data.totalDiscount !== undefined){
-let data10 = data.totalDiscount;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err16 = {instancePath:instancePath+"/totalDiscount",schemaPath:"#/properties/totalDiscount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.totalDiscount.type,parentSchema:schema107.properties.totalDiscount,data:data10};
+if(data.currency !== undefined){
+let data8 = data.currency;
+if(typeof data8 !== "string"){
+const err16 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema107.properties.currency.type,parentSchema:schema107.properties.currency,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.totalFees !== undefined){
+let data9 = data.totalFees;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err17 = {instancePath:instancePath+"/totalFees",schemaPath:"#/properties/totalFees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.totalFees.type,parentSchema:schema107.properties.totalFees,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.totalDiscount !== undefined){
+let data10 = data.totalDiscount;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err18 = {instancePath:instancePath+"/totalDiscount",schemaPath:"#/properties/totalDiscount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema107.properties.totalDiscount.type,parentSchema:schema107.properties.totalDiscount,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -5735,32 +6011,7 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.name !== undefined){
 let data13 = data12.name;
 if(typeof data13 !== "string"){
-const err17 = {instancePath:instancePath+"/fees/" + i1+"/name",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.name.type,parentSchema:schema111.properties.name,data:data13};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data12.amount !== undefined){
-let data14 = data12.amount;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err18 = {instancePath:instancePath+"/fees/" + i1+"/amount",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema111.properties.amount.type,parentSchema:schema111.properties.amount,data:data14};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/fees/" + i1,schemaPath:"urn:provcert:contract#/$defs/Fee/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data:data12};
+const err19 = {instancePath:instancePath+"/fees/" + i1+"/name",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema111.properties.name.type,parentSchema:schema111.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -5770,9 +6021,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.fees.type,parentSchema:schema107.properties.fees,data:data11};
+if(data12.amount !== undefined){
+let data14 = data12.amount;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err20 = {instancePath:instancePath+"/fees/" + i1+"/amount",schemaPath:"urn:provcert:contract#/$defs/Fee/properties/amount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema111.properties.amount.type,parentSchema:schema111.properties.amount,data:data14};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -5782,10 +6034,9 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-if(data.discounts !== undefined){
-let data15 = data.discounts;
-if(!(Array.isArray(data15))){
-const err21 = {instancePath:instancePath+"/discounts",schemaPath:"#/properties/discounts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.discounts.type,parentSchema:schema107.properties.discounts,data:data15};
+}
+else {
+const err21 = {instancePath:instancePath+"/fees/" + i1,schemaPath:"urn:provcert:contract#/$defs/Fee/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema111.type,parentSchema:schema111,data:data12};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -5795,10 +6046,9 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data.metadata !== undefined){
-let data16 = data.metadata;
-if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err22 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.metadata.type,parentSchema:schema107.properties.metadata,data:data16};
+}
+else {
+const err22 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.fees.type,parentSchema:schema107.properties.fees,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -5808,14 +6058,40 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 }
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.type,parentSchema:schema107,data};
+if(data.discounts !== undefined){
+let data15 = data.discounts;
+if(!(Array.isArray(data15))){
+const err23 = {instancePath:instancePath+"/discounts",schemaPath:"#/properties/discounts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.discounts.type,parentSchema:schema107.properties.discounts,data:data15};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data16 = data.metadata;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err24 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.metadata.type,parentSchema:schema107.properties.metadata,data:data16};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.type,parentSchema:schema107,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -6708,7 +6984,7 @@ validate94.evaluated = {"props":{"offeringId":true,"quantity":true,"selectedOpti
 
 export const schema_NormalizedAction = validate97;
 const schema128 = {"$ref":"urn:provcert:contract#/$defs/NormalizedAction"};
-const schema129 = {"type":"object","description":"Response of POST /actions and GET /actions/{id}.","required":["id","publicId","providerSlug","status","lines","subtotal","total","createdAt","updatedAt"],"properties":{"id":{"type":"string","description":"Service action id."},"publicId":{"type":"string","description":"Public reference."},"providerSlug":{"type":"string"},"status":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/ActionLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"createdAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"externalActionId":{"type":"string","description":"The provider's own order id."},"quoteId":{"type":"string"},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"fees":{"type":"integer"},"discount":{"type":"integer"},"currency":{"type":"string"},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"nextAction":{"$ref":"urn:provcert:contract#/$defs/NextAction"},"fulfillmentType":{"type":"string","description":"Values other than STANDARD are not shown by the contract.","examples":["STANDARD"]},"metadata":{"type":"object"}}};
+const schema129 = {"type":"object","description":"Response of POST /actions and GET /actions/{id}.","required":["id","publicId","providerSlug","status","lines","subtotal","total","createdAt","updatedAt"],"properties":{"id":{"type":"string","description":"Service action id.","x-provcert-non-empty":true},"publicId":{"type":"string","description":"Public reference.","x-provcert-non-empty":true},"providerSlug":{"type":"string","x-provcert-non-empty":true},"status":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"lines":{"type":"array","items":{"$ref":"urn:provcert:contract#/$defs/ActionLine"}},"subtotal":{"type":"integer"},"total":{"type":"integer"},"createdAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"updatedAt":{"$ref":"urn:provcert:contract#/$defs/IsoTimestamp"},"externalActionId":{"type":"string","description":"The provider's own order id."},"quoteId":{"type":"string"},"paymentStatus":{"$ref":"urn:provcert:contract#/$defs/PaymentStatus"},"fees":{"type":"integer"},"discount":{"type":"integer"},"currency":{"type":"string"},"customer":{"$ref":"urn:provcert:contract#/$defs/Customer"},"nextAction":{"$ref":"urn:provcert:contract#/$defs/NextAction"},"fulfillmentType":{"type":"string","description":"Values other than STANDARD are not shown by the contract.","examples":["STANDARD"]},"metadata":{"type":"object"}}};
 const schema131 = {"type":"object","description":"The contract does not mark action line fields required.","properties":{"offeringId":{"type":"string"},"offeringTitle":{"type":"string"},"quantity":{"type":"integer"},"unitPrice":{"type":"integer"},"optionsTotal":{"type":"integer"},"lineTotal":{"type":"integer"}}};
 const schema136 = {"type":"object","description":"What the customer does next; OPEN_URL carries the provider-owned checkout url. Other types and their fields are not shown by the contract.","properties":{"type":{"type":"string","examples":["OPEN_URL"]},"url":{"type":"string","examples":["https://pay.pizzaroma.test/checkout/ord_1001"]},"label":{"type":"string","examples":["Pay now"]}}};
 
@@ -6815,8 +7091,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.id.type,parentSchema:schema129.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err9 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema129.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -6826,10 +7103,8 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-if(data.publicId !== undefined){
-let data1 = data.publicId;
-if(typeof data1 !== "string"){
-const err10 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.publicId.type,parentSchema:schema129.properties.publicId,data:data1};
+else {
+const err10 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.id.type,parentSchema:schema129.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -6839,10 +7114,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data.providerSlug !== undefined){
-let data2 = data.providerSlug;
-if(typeof data2 !== "string"){
-const err11 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.providerSlug.type,parentSchema:schema129.properties.providerSlug,data:data2};
+if(data.publicId !== undefined){
+let data1 = data.publicId;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err11 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema129.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -6852,10 +7128,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data.status !== undefined){
-let data3 = data.status;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data3};
+else {
+const err12 = {instancePath:instancePath+"/publicId",schemaPath:"#/properties/publicId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.publicId.type,parentSchema:schema129.properties.publicId,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -6864,13 +7138,51 @@ if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
-if(!(((((((data3 === "CREATED") || (data3 === "AWAITING_PAYMENT")) || (data3 === "CONFIRMED")) || (data3 === "PROCESSING")) || (data3 === "COMPLETED")) || (data3 === "CANCELLED")) || (data3 === "FAILED"))){
-const err13 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data:data3};
+}
+if(data.providerSlug !== undefined){
+let data2 = data.providerSlug;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err13 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema129.properties.providerSlug,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/providerSlug",schemaPath:"#/properties/providerSlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.providerSlug.type,parentSchema:schema129.properties.providerSlug,data:data2};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data3 = data.status;
+if(typeof data3 !== "string"){
+const err15 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data3};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+if(!(((((((data3 === "CREATED") || (data3 === "AWAITING_PAYMENT")) || (data3 === "CONFIRMED")) || (data3 === "PROCESSING")) || (data3 === "COMPLETED")) || (data3 === "CANCELLED")) || (data3 === "FAILED"))){
+const err16 = {instancePath:instancePath+"/status",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data:data3};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
 }
 errors++;
 }
@@ -6885,46 +7197,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.offeringId !== undefined){
 let data6 = data5.offeringId;
 if(typeof data6 !== "string"){
-const err14 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringId.type,parentSchema:schema131.properties.offeringId,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data5.offeringTitle !== undefined){
-let data7 = data5.offeringTitle;
-if(typeof data7 !== "string"){
-const err15 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringTitle.type,parentSchema:schema131.properties.offeringTitle,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data5.quantity !== undefined){
-let data8 = data5.quantity;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.quantity.type,parentSchema:schema131.properties.quantity,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data5.unitPrice !== undefined){
-let data9 = data5.unitPrice;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-const err17 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.unitPrice.type,parentSchema:schema131.properties.unitPrice,data:data9};
+const err17 = {instancePath:instancePath+"/lines/" + i0+"/offeringId",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringId.type,parentSchema:schema131.properties.offeringId,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -6934,10 +7207,10 @@ if (vErrors.length < 1000) vErrors.push(err17);
 errors++;
 }
 }
-if(data5.optionsTotal !== undefined){
-let data10 = data5.optionsTotal;
-if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-const err18 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.optionsTotal.type,parentSchema:schema131.properties.optionsTotal,data:data10};
+if(data5.offeringTitle !== undefined){
+let data7 = data5.offeringTitle;
+if(typeof data7 !== "string"){
+const err18 = {instancePath:instancePath+"/lines/" + i0+"/offeringTitle",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/offeringTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema131.properties.offeringTitle.type,parentSchema:schema131.properties.offeringTitle,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -6947,10 +7220,10 @@ if (vErrors.length < 1000) vErrors.push(err18);
 errors++;
 }
 }
-if(data5.lineTotal !== undefined){
-let data11 = data5.lineTotal;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err19 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.lineTotal.type,parentSchema:schema131.properties.lineTotal,data:data11};
+if(data5.quantity !== undefined){
+let data8 = data5.quantity;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+const err19 = {instancePath:instancePath+"/lines/" + i0+"/quantity",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.quantity.type,parentSchema:schema131.properties.quantity,data:data8};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -6960,9 +7233,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"urn:provcert:contract#/$defs/ActionLine/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data:data5};
+if(data5.unitPrice !== undefined){
+let data9 = data5.unitPrice;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err20 = {instancePath:instancePath+"/lines/" + i0+"/unitPrice",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/unitPrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.unitPrice.type,parentSchema:schema131.properties.unitPrice,data:data9};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -6972,9 +7246,10 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema129.properties.lines.type,parentSchema:schema129.properties.lines,data:data4};
+if(data5.optionsTotal !== undefined){
+let data10 = data5.optionsTotal;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err21 = {instancePath:instancePath+"/lines/" + i0+"/optionsTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/optionsTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.optionsTotal.type,parentSchema:schema131.properties.optionsTotal,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -6984,10 +7259,10 @@ if (vErrors.length < 1000) vErrors.push(err21);
 errors++;
 }
 }
-if(data.subtotal !== undefined){
-let data12 = data.subtotal;
-if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err22 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.subtotal.type,parentSchema:schema129.properties.subtotal,data:data12};
+if(data5.lineTotal !== undefined){
+let data11 = data5.lineTotal;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+const err22 = {instancePath:instancePath+"/lines/" + i0+"/lineTotal",schemaPath:"urn:provcert:contract#/$defs/ActionLine/properties/lineTotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema131.properties.lineTotal.type,parentSchema:schema131.properties.lineTotal,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -6997,10 +7272,9 @@ if (vErrors.length < 1000) vErrors.push(err22);
 errors++;
 }
 }
-if(data.total !== undefined){
-let data13 = data.total;
-if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
-const err23 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.total.type,parentSchema:schema129.properties.total,data:data13};
+}
+else {
+const err23 = {instancePath:instancePath+"/lines/" + i0,schemaPath:"urn:provcert:contract#/$defs/ActionLine/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data:data5};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -7010,11 +7284,9 @@ if (vErrors.length < 1000) vErrors.push(err23);
 errors++;
 }
 }
-if(data.createdAt !== undefined){
-let data14 = data.createdAt;
-if(typeof data14 === "string"){
-if(!(formats0.validate(data14))){
-const err24 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data14};
+}
+else {
+const err24 = {instancePath:instancePath+"/lines",schemaPath:"#/properties/lines/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema129.properties.lines.type,parentSchema:schema129.properties.lines,data:data4};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -7023,10 +7295,11 @@ if (vErrors.length < 1000) vErrors.push(err24);
 }
 errors++;
 }
-func2(data14, instancePath+"/createdAt");
 }
-else {
-const err25 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data14};
+if(data.subtotal !== undefined){
+let data12 = data.subtotal;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err25 = {instancePath:instancePath+"/subtotal",schemaPath:"#/properties/subtotal/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.subtotal.type,parentSchema:schema129.properties.subtotal,data:data12};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -7036,11 +7309,10 @@ if (vErrors.length < 1000) vErrors.push(err25);
 errors++;
 }
 }
-if(data.updatedAt !== undefined){
-let data15 = data.updatedAt;
-if(typeof data15 === "string"){
-if(!(formats0.validate(data15))){
-const err26 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data15};
+if(data.total !== undefined){
+let data13 = data.total;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err26 = {instancePath:instancePath+"/total",schemaPath:"#/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.total.type,parentSchema:schema129.properties.total,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -7049,10 +7321,12 @@ if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
-func2(data15, instancePath+"/updatedAt");
 }
-else {
-const err27 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data15};
+if(data.createdAt !== undefined){
+let data14 = data.createdAt;
+if(typeof data14 === "string"){
+if(!(formats0.validate(data14))){
+const err27 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -7061,11 +7335,10 @@ if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
+func2(data14, instancePath+"/createdAt");
 }
-if(data.externalActionId !== undefined){
-let data16 = data.externalActionId;
-if(typeof data16 !== "string"){
-const err28 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.externalActionId.type,parentSchema:schema129.properties.externalActionId,data:data16};
+else {
+const err28 = {instancePath:instancePath+"/createdAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -7075,10 +7348,11 @@ if (vErrors.length < 1000) vErrors.push(err28);
 errors++;
 }
 }
-if(data.quoteId !== undefined){
-let data17 = data.quoteId;
-if(typeof data17 !== "string"){
-const err29 = {instancePath:instancePath+"/quoteId",schemaPath:"#/properties/quoteId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.quoteId.type,parentSchema:schema129.properties.quoteId,data:data17};
+if(data.updatedAt !== undefined){
+let data15 = data.updatedAt;
+if(typeof data15 === "string"){
+if(!(formats0.validate(data15))){
+const err29 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/format",keyword:"format",params:{format: "iso8601-date-time"},message:"must match format \""+"iso8601-date-time"+"\"",schema:"iso8601-date-time",parentSchema:schema47,data:data15};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7087,11 +7361,10 @@ if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
+func2(data15, instancePath+"/updatedAt");
 }
-if(data.paymentStatus !== undefined){
-let data18 = data.paymentStatus;
-if(typeof data18 !== "string"){
-const err30 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data18};
+else {
+const err30 = {instancePath:instancePath+"/updatedAt",schemaPath:"urn:provcert:contract#/$defs/IsoTimestamp/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.type,parentSchema:schema47,data:data15};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7100,8 +7373,11 @@ if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
-if(!(((((data18 === "PENDING") || (data18 === "AUTHORIZED")) || (data18 === "PAID")) || (data18 === "FAILED")) || (data18 === "REFUNDED"))){
-const err31 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data:data18};
+}
+if(data.externalActionId !== undefined){
+let data16 = data.externalActionId;
+if(typeof data16 !== "string"){
+const err31 = {instancePath:instancePath+"/externalActionId",schemaPath:"#/properties/externalActionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.externalActionId.type,parentSchema:schema129.properties.externalActionId,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -7111,10 +7387,10 @@ if (vErrors.length < 1000) vErrors.push(err31);
 errors++;
 }
 }
-if(data.fees !== undefined){
-let data19 = data.fees;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
-const err32 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.fees.type,parentSchema:schema129.properties.fees,data:data19};
+if(data.quoteId !== undefined){
+let data17 = data.quoteId;
+if(typeof data17 !== "string"){
+const err32 = {instancePath:instancePath+"/quoteId",schemaPath:"#/properties/quoteId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.quoteId.type,parentSchema:schema129.properties.quoteId,data:data17};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7124,10 +7400,10 @@ if (vErrors.length < 1000) vErrors.push(err32);
 errors++;
 }
 }
-if(data.discount !== undefined){
-let data20 = data.discount;
-if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
-const err33 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.discount.type,parentSchema:schema129.properties.discount,data:data20};
+if(data.paymentStatus !== undefined){
+let data18 = data.paymentStatus;
+if(typeof data18 !== "string"){
+const err33 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7136,16 +7412,52 @@ if (vErrors.length < 1000) vErrors.push(err33);
 }
 errors++;
 }
-}
-if(data.currency !== undefined){
-let data21 = data.currency;
-if(typeof data21 !== "string"){
-const err34 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.currency.type,parentSchema:schema129.properties.currency,data:data21};
+if(!(((((data18 === "PENDING") || (data18 === "AUTHORIZED")) || (data18 === "PAID")) || (data18 === "FAILED")) || (data18 === "REFUNDED"))){
+const err34 = {instancePath:instancePath+"/paymentStatus",schemaPath:"urn:provcert:contract#/$defs/PaymentStatus/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.fees !== undefined){
+let data19 = data.fees;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err35 = {instancePath:instancePath+"/fees",schemaPath:"#/properties/fees/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.fees.type,parentSchema:schema129.properties.fees,data:data19};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data.discount !== undefined){
+let data20 = data.discount;
+if(!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))){
+const err36 = {instancePath:instancePath+"/discount",schemaPath:"#/properties/discount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema129.properties.discount.type,parentSchema:schema129.properties.discount,data:data20};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data21 = data.currency;
+if(typeof data21 !== "string"){
+const err37 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.currency.type,parentSchema:schema129.properties.currency,data:data21};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err37);
 }
 errors++;
 }
@@ -7156,12 +7468,12 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 if(data22.name !== undefined){
 let data23 = data22.name;
 if(typeof data23 !== "string"){
-const err35 = {instancePath:instancePath+"/customer/name",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.name.type,parentSchema:schema60.properties.name,data:data23};
+const err38 = {instancePath:instancePath+"/customer/name",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.name.type,parentSchema:schema60.properties.name,data:data23};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err38];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err35);
+if (vErrors.length < 1000) vErrors.push(err38);
 }
 errors++;
 }
@@ -7169,24 +7481,24 @@ errors++;
 if(data22.phone !== undefined){
 let data24 = data22.phone;
 if(typeof data24 !== "string"){
-const err36 = {instancePath:instancePath+"/customer/phone",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.phone.type,parentSchema:schema60.properties.phone,data:data24};
+const err39 = {instancePath:instancePath+"/customer/phone",schemaPath:"urn:provcert:contract#/$defs/Customer/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.phone.type,parentSchema:schema60.properties.phone,data:data24};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err39];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err36);
+if (vErrors.length < 1000) vErrors.push(err39);
 }
 errors++;
 }
 }
 }
 else {
-const err37 = {instancePath:instancePath+"/customer",schemaPath:"urn:provcert:contract#/$defs/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data22};
+const err40 = {instancePath:instancePath+"/customer",schemaPath:"urn:provcert:contract#/$defs/Customer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data22};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err40];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err37);
+if (vErrors.length < 1000) vErrors.push(err40);
 }
 errors++;
 }
@@ -7197,45 +7509,7 @@ if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 if(data25.type !== undefined){
 let data26 = data25.type;
 if(typeof data26 !== "string"){
-const err38 = {instancePath:instancePath+"/nextAction/type",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.type.type,parentSchema:schema136.properties.type,data:data26};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data25.url !== undefined){
-let data27 = data25.url;
-if(typeof data27 !== "string"){
-const err39 = {instancePath:instancePath+"/nextAction/url",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.url.type,parentSchema:schema136.properties.url,data:data27};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data25.label !== undefined){
-let data28 = data25.label;
-if(typeof data28 !== "string"){
-const err40 = {instancePath:instancePath+"/nextAction/label",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.label.type,parentSchema:schema136.properties.label,data:data28};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/nextAction",schemaPath:"urn:provcert:contract#/$defs/NextAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema136.type,parentSchema:schema136,data:data25};
+const err41 = {instancePath:instancePath+"/nextAction/type",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.type.type,parentSchema:schema136.properties.type,data:data26};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -7245,10 +7519,10 @@ if (vErrors.length < 1000) vErrors.push(err41);
 errors++;
 }
 }
-if(data.fulfillmentType !== undefined){
-let data29 = data.fulfillmentType;
-if(typeof data29 !== "string"){
-const err42 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.fulfillmentType.type,parentSchema:schema129.properties.fulfillmentType,data:data29};
+if(data25.url !== undefined){
+let data27 = data25.url;
+if(typeof data27 !== "string"){
+const err42 = {instancePath:instancePath+"/nextAction/url",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.url.type,parentSchema:schema136.properties.url,data:data27};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -7258,10 +7532,10 @@ if (vErrors.length < 1000) vErrors.push(err42);
 errors++;
 }
 }
-if(data.metadata !== undefined){
-let data30 = data.metadata;
-if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
-const err43 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.properties.metadata.type,parentSchema:schema129.properties.metadata,data:data30};
+if(data25.label !== undefined){
+let data28 = data25.label;
+if(typeof data28 !== "string"){
+const err43 = {instancePath:instancePath+"/nextAction/label",schemaPath:"urn:provcert:contract#/$defs/NextAction/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.properties.label.type,parentSchema:schema136.properties.label,data:data28};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7273,12 +7547,50 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.type,parentSchema:schema129,data};
+const err44 = {instancePath:instancePath+"/nextAction",schemaPath:"urn:provcert:contract#/$defs/NextAction/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema136.type,parentSchema:schema136,data:data25};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err44);
+}
+errors++;
+}
+}
+if(data.fulfillmentType !== undefined){
+let data29 = data.fulfillmentType;
+if(typeof data29 !== "string"){
+const err45 = {instancePath:instancePath+"/fulfillmentType",schemaPath:"#/properties/fulfillmentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema129.properties.fulfillmentType.type,parentSchema:schema129.properties.fulfillmentType,data:data29};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.metadata !== undefined){
+let data30 = data.metadata;
+if(!(data30 && typeof data30 == "object" && !Array.isArray(data30))){
+const err46 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.properties.metadata.type,parentSchema:schema129.properties.metadata,data:data30};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema129.type,parentSchema:schema129,data};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err47);
 }
 errors++;
 }
@@ -7485,7 +7797,7 @@ validate101.evaluated = {"props":{"type":true,"url":true,"label":true},"dynamicP
 
 export const schema_PaymentOption = validate102;
 const schema141 = {"$ref":"urn:provcert:contract#/$defs/PaymentOption"};
-const schema142 = {"type":"object","required":["id","name","type"],"properties":{"id":{"type":"string"},"name":{"type":"string","examples":["Card"]},"type":{"type":"string","description":"Allowed values not shown by the contract.","examples":["CARD"]},"checkoutUrl":{"type":"string"},"isAvailable":{"type":"boolean"}}};
+const schema142 = {"type":"object","required":["id","name","type"],"properties":{"id":{"type":"string","x-provcert-non-empty":true},"name":{"type":"string","examples":["Card"],"x-provcert-non-empty":true},"type":{"type":"string","description":"Allowed values not shown by the contract.","examples":["CARD"],"x-provcert-non-empty":true},"checkoutUrl":{"type":"string"},"isAvailable":{"type":"boolean"}}};
 
 function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7530,8 +7842,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.id.type,parentSchema:schema142.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err3 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema142.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7541,10 +7854,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.name.type,parentSchema:schema142.properties.name,data:data1};
+else {
+const err4 = {instancePath:instancePath+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.id.type,parentSchema:schema142.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7554,10 +7865,11 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data2 = data.type;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.type.type,parentSchema:schema142.properties.type,data:data2};
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err5 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema142.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7567,10 +7879,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data.checkoutUrl !== undefined){
-let data3 = data.checkoutUrl;
-if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.checkoutUrl.type,parentSchema:schema142.properties.checkoutUrl,data:data3};
+else {
+const err6 = {instancePath:instancePath+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.name.type,parentSchema:schema142.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7580,10 +7890,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.isAvailable !== undefined){
-let data4 = data.isAvailable;
-if(typeof data4 !== "boolean"){
-const err7 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema142.properties.isAvailable.type,parentSchema:schema142.properties.isAvailable,data:data4};
+if(data.type !== undefined){
+let data2 = data.type;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err7 = {instancePath:instancePath+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema142.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7593,14 +7904,51 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-}
 else {
-const err8 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.type.type,parentSchema:schema142.properties.type,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.checkoutUrl !== undefined){
+let data3 = data.checkoutUrl;
+if(typeof data3 !== "string"){
+const err9 = {instancePath:instancePath+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.checkoutUrl.type,parentSchema:schema142.properties.checkoutUrl,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.isAvailable !== undefined){
+let data4 = data.isAvailable;
+if(typeof data4 !== "boolean"){
+const err10 = {instancePath:instancePath+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema142.properties.isAvailable.type,parentSchema:schema142.properties.isAvailable,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
 }
 errors++;
 }
@@ -7655,7 +8003,7 @@ validate103.evaluated = {"props":{"reason":true},"dynamicProps":false,"dynamicIt
 
 export const schema_CancelActionResult = validate104;
 const schema145 = {"$ref":"urn:provcert:contract#/$defs/CancelActionResult"};
-const schema146 = {"type":"object","required":["success","actionId","previousStatus","newStatus","message"],"properties":{"success":{"type":"boolean"},"actionId":{"type":"string","description":"The service's public reference; never the provider's external id."},"previousStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"newStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"message":{"type":"string"},"refundInitiated":{"type":"boolean"}}};
+const schema146 = {"type":"object","required":["success","actionId","previousStatus","newStatus","message"],"properties":{"success":{"type":"boolean"},"actionId":{"type":"string","description":"The service's public reference; never the provider's external id.","x-provcert-non-empty":true},"previousStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"newStatus":{"$ref":"urn:provcert:contract#/$defs/ActionStatus"},"message":{"type":"string","x-provcert-non-empty":true},"refundInitiated":{"type":"boolean"}}};
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7733,8 +8081,9 @@ errors++;
 }
 if(data.actionId !== undefined){
 let data1 = data.actionId;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema146.properties.actionId.type,parentSchema:schema146.properties.actionId,data:data1};
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err6 = {instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema146.properties.actionId,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -7744,10 +8093,8 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.previousStatus !== undefined){
-let data2 = data.previousStatus;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/previousStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data2};
+else {
+const err7 = {instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema146.properties.actionId.type,parentSchema:schema146.properties.actionId,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7756,8 +8103,11 @@ if (vErrors.length < 1000) vErrors.push(err7);
 }
 errors++;
 }
-if(!(((((((data2 === "CREATED") || (data2 === "AWAITING_PAYMENT")) || (data2 === "CONFIRMED")) || (data2 === "PROCESSING")) || (data2 === "COMPLETED")) || (data2 === "CANCELLED")) || (data2 === "FAILED"))){
-const err8 = {instancePath:instancePath+"/previousStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data:data2};
+}
+if(data.previousStatus !== undefined){
+let data2 = data.previousStatus;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/previousStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7766,11 +8116,8 @@ if (vErrors.length < 1000) vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.newStatus !== undefined){
-let data3 = data.newStatus;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data3};
+if(!(((((((data2 === "CREATED") || (data2 === "AWAITING_PAYMENT")) || (data2 === "CONFIRMED")) || (data2 === "PROCESSING")) || (data2 === "COMPLETED")) || (data2 === "CANCELLED")) || (data2 === "FAILED"))){
+const err9 = {instancePath:instancePath+"/previousStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7779,8 +8126,11 @@ if (vErrors.length < 1000) vErrors.push(err9);
 }
 errors++;
 }
-if(!(((((((data3 === "CREATED") || (data3 === "AWAITING_PAYMENT")) || (data3 === "CONFIRMED")) || (data3 === "PROCESSING")) || (data3 === "COMPLETED")) || (data3 === "CANCELLED")) || (data3 === "FAILED"))){
-const err10 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data:data3};
+}
+if(data.newStatus !== undefined){
+let data3 = data.newStatus;
+if(typeof data3 !== "string"){
+const err10 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.type,parentSchema:schema35,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7789,11 +8139,8 @@ if (vErrors.length < 1000) vErrors.push(err10);
 }
 errors++;
 }
-}
-if(data.message !== undefined){
-let data4 = data.message;
-if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema146.properties.message.type,parentSchema:schema146.properties.message,data:data4};
+if(!(((((((data3 === "CREATED") || (data3 === "AWAITING_PAYMENT")) || (data3 === "CONFIRMED")) || (data3 === "PROCESSING")) || (data3 === "COMPLETED")) || (data3 === "CANCELLED")) || (data3 === "FAILED"))){
+const err11 = {instancePath:instancePath+"/newStatus",schemaPath:"urn:provcert:contract#/$defs/ActionStatus/enum",keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values",schema:schema35.enum,parentSchema:schema35,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7803,10 +8150,11 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data.refundInitiated !== undefined){
-let data5 = data.refundInitiated;
-if(typeof data5 !== "boolean"){
-const err12 = {instancePath:instancePath+"/refundInitiated",schemaPath:"#/properties/refundInitiated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema146.properties.refundInitiated.type,parentSchema:schema146.properties.refundInitiated,data:data5};
+if(data.message !== undefined){
+let data4 = data.message;
+if(typeof data4 === "string"){
+if(data4.trim() === ""){
+const err12 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema146.properties.message,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -7816,14 +8164,38 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-}
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema146.type,parentSchema:schema146,data};
+const err13 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema146.properties.message.type,parentSchema:schema146.properties.message,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.refundInitiated !== undefined){
+let data5 = data.refundInitiated;
+if(typeof data5 !== "boolean"){
+const err14 = {instancePath:instancePath+"/refundInitiated",schemaPath:"#/properties/refundInitiated/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema146.properties.refundInitiated.type,parentSchema:schema146.properties.refundInitiated,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema146.type,parentSchema:schema146,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
 }
 errors++;
 }
@@ -24441,8 +24813,9 @@ errors++;
 }
 if(data0.id !== undefined){
 let data1 = data0.id;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.id.type,parentSchema:schema78.properties.id,data:data1};
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err5 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24452,10 +24825,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data0.providerId !== undefined){
-let data2 = data0.providerId;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/" + i0+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerId.type,parentSchema:schema78.properties.providerId,data:data2};
+else {
+const err6 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Location/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.id.type,parentSchema:schema78.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24465,10 +24836,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data0.providerLocationId !== undefined){
-let data3 = data0.providerLocationId;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/" + i0+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerLocationId.type,parentSchema:schema78.properties.providerLocationId,data:data3};
+if(data0.providerId !== undefined){
+let data2 = data0.providerId;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err7 = {instancePath:instancePath+"/" + i0+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.providerId,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24478,10 +24850,8 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-if(data0.name !== undefined){
-let data4 = data0.name;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.name.type,parentSchema:schema78.properties.name,data:data4};
+else {
+const err8 = {instancePath:instancePath+"/" + i0+"/providerId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerId.type,parentSchema:schema78.properties.providerId,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24491,10 +24861,11 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data0.address !== undefined){
-let data5 = data0.address;
-if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/" + i0+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.address.type,parentSchema:schema78.properties.address,data:data5};
+if(data0.providerLocationId !== undefined){
+let data3 = data0.providerLocationId;
+if(typeof data3 === "string"){
+if(data3.trim() === ""){
+const err9 = {instancePath:instancePath+"/" + i0+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.providerLocationId,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24504,10 +24875,8 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-if(data0.latitude !== undefined){
-let data6 = data0.latitude;
-if(!((typeof data6 == "number") && (isFinite(data6)))){
-const err10 = {instancePath:instancePath+"/" + i0+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.latitude.type,parentSchema:schema78.properties.latitude,data:data6};
+else {
+const err10 = {instancePath:instancePath+"/" + i0+"/providerLocationId",schemaPath:"urn:provcert:contract#/$defs/Location/properties/providerLocationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.providerLocationId.type,parentSchema:schema78.properties.providerLocationId,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24517,10 +24886,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data0.longitude !== undefined){
-let data7 = data0.longitude;
-if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err11 = {instancePath:instancePath+"/" + i0+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.longitude.type,parentSchema:schema78.properties.longitude,data:data7};
+if(data0.name !== undefined){
+let data4 = data0.name;
+if(typeof data4 === "string"){
+if(data4.trim() === ""){
+const err11 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24530,10 +24900,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data0.serviceRadiusKm !== undefined){
-let data8 = data0.serviceRadiusKm;
-if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err12 = {instancePath:instancePath+"/" + i0+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.serviceRadiusKm.type,parentSchema:schema78.properties.serviceRadiusKm,data:data8};
+else {
+const err12 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Location/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.name.type,parentSchema:schema78.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24543,10 +24911,11 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data0.isActive !== undefined){
-let data9 = data0.isActive;
-if(typeof data9 !== "boolean"){
-const err13 = {instancePath:instancePath+"/" + i0+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema78.properties.isActive.type,parentSchema:schema78.properties.isActive,data:data9};
+if(data0.address !== undefined){
+let data5 = data0.address;
+if(typeof data5 === "string"){
+if(data5.trim() === ""){
+const err13 = {instancePath:instancePath+"/" + i0+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema78.properties.address,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24556,10 +24925,8 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data0.metadata !== undefined){
-let data10 = data0.metadata;
-if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-const err14 = {instancePath:instancePath+"/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.metadata.type,parentSchema:schema78.properties.metadata,data:data10};
+else {
+const err14 = {instancePath:instancePath+"/" + i0+"/address",schemaPath:"urn:provcert:contract#/$defs/Location/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.address.type,parentSchema:schema78.properties.address,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -24569,9 +24936,10 @@ if (vErrors.length < 1000) vErrors.push(err14);
 errors++;
 }
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data0};
+if(data0.latitude !== undefined){
+let data6 = data0.latitude;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+const err15 = {instancePath:instancePath+"/" + i0+"/latitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.latitude.type,parentSchema:schema78.properties.latitude,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -24581,14 +24949,78 @@ if (vErrors.length < 1000) vErrors.push(err15);
 errors++;
 }
 }
-}
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema335.type,parentSchema:schema335,data};
+if(data0.longitude !== undefined){
+let data7 = data0.longitude;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+const err16 = {instancePath:instancePath+"/" + i0+"/longitude",schemaPath:"urn:provcert:contract#/$defs/Location/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.longitude.type,parentSchema:schema78.properties.longitude,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data0.serviceRadiusKm !== undefined){
+let data8 = data0.serviceRadiusKm;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err17 = {instancePath:instancePath+"/" + i0+"/serviceRadiusKm",schemaPath:"urn:provcert:contract#/$defs/Location/properties/serviceRadiusKm/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema78.properties.serviceRadiusKm.type,parentSchema:schema78.properties.serviceRadiusKm,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data0.isActive !== undefined){
+let data9 = data0.isActive;
+if(typeof data9 !== "boolean"){
+const err18 = {instancePath:instancePath+"/" + i0+"/isActive",schemaPath:"urn:provcert:contract#/$defs/Location/properties/isActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema78.properties.isActive.type,parentSchema:schema78.properties.isActive,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data0.metadata !== undefined){
+let data10 = data0.metadata;
+if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
+const err19 = {instancePath:instancePath+"/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Location/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.properties.metadata.type,parentSchema:schema78.properties.metadata,data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/Location/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data0};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema335.type,parentSchema:schema335,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err21);
 }
 errors++;
 }
@@ -24663,8 +25095,9 @@ errors++;
 }
 if(data.id !== undefined){
 let data0 = data.id;
-if(typeof data0 !== "string"){
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
+if(typeof data0 === "string"){
+if(data0.trim() === ""){
+const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -24674,10 +25107,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data.providerId !== undefined){
-let data1 = data.providerId;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
+else {
+const err6 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.id.type,parentSchema:schema82.properties.id,data:data0};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -24687,10 +25118,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data.offeringCode !== undefined){
-let data2 = data.offeringCode;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
+if(data.providerId !== undefined){
+let data1 = data.providerId;
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err7 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -24700,10 +25132,8 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-if(data.title !== undefined){
-let data3 = data.title;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
+else {
+const err8 = {instancePath:instancePath+"/providerId",schemaPath:"#/properties/providerId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.providerId.type,parentSchema:schema82.properties.providerId,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -24713,10 +25143,11 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-if(data.basePrice !== undefined){
-let data4 = data.basePrice;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-const err9 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
+if(data.offeringCode !== undefined){
+let data2 = data.offeringCode;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err9 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -24726,10 +25157,8 @@ if (vErrors.length < 1000) vErrors.push(err9);
 errors++;
 }
 }
-if(data.description !== undefined){
-let data5 = data.description;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
+else {
+const err10 = {instancePath:instancePath+"/offeringCode",schemaPath:"#/properties/offeringCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.offeringCode.type,parentSchema:schema82.properties.offeringCode,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -24739,10 +25168,11 @@ if (vErrors.length < 1000) vErrors.push(err10);
 errors++;
 }
 }
-if(data.categorySlug !== undefined){
-let data6 = data.categorySlug;
-if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
+if(data.title !== undefined){
+let data3 = data.title;
+if(typeof data3 === "string"){
+if(data3.trim() === ""){
+const err11 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -24752,10 +25182,8 @@ if (vErrors.length < 1000) vErrors.push(err11);
 errors++;
 }
 }
-if(data.categoryTitle !== undefined){
-let data7 = data.categoryTitle;
-if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
+else {
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.title.type,parentSchema:schema82.properties.title,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -24765,10 +25193,10 @@ if (vErrors.length < 1000) vErrors.push(err12);
 errors++;
 }
 }
-if(data.currency !== undefined){
-let data8 = data.currency;
-if(typeof data8 !== "string"){
-const err13 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
+if(data.basePrice !== undefined){
+let data4 = data.basePrice;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err13 = {instancePath:instancePath+"/basePrice",schemaPath:"#/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema82.properties.basePrice.type,parentSchema:schema82.properties.basePrice,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -24778,15 +25206,67 @@ if (vErrors.length < 1000) vErrors.push(err13);
 errors++;
 }
 }
-if(data.isAvailable !== undefined){
-let data9 = data.isAvailable;
-if(typeof data9 !== "boolean"){
-const err14 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
+if(data.description !== undefined){
+let data5 = data.description;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.description.type,parentSchema:schema82.properties.description,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.categorySlug !== undefined){
+let data6 = data.categorySlug;
+if(typeof data6 !== "string"){
+const err15 = {instancePath:instancePath+"/categorySlug",schemaPath:"#/properties/categorySlug/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categorySlug.type,parentSchema:schema82.properties.categorySlug,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.categoryTitle !== undefined){
+let data7 = data.categoryTitle;
+if(typeof data7 !== "string"){
+const err16 = {instancePath:instancePath+"/categoryTitle",schemaPath:"#/properties/categoryTitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.categoryTitle.type,parentSchema:schema82.properties.categoryTitle,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data8 = data.currency;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/currency",schemaPath:"#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.currency.type,parentSchema:schema82.properties.currency,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.isAvailable !== undefined){
+let data9 = data.isAvailable;
+if(typeof data9 !== "boolean"){
+const err18 = {instancePath:instancePath+"/isAvailable",schemaPath:"#/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema82.properties.isAvailable.type,parentSchema:schema82.properties.isAvailable,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err18);
 }
 errors++;
 }
@@ -24801,59 +25281,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.id !== undefined){
 let data12 = data11.id;
 if(typeof data12 !== "string"){
-const err15 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data11.name !== undefined){
-let data13 = data11.name;
-if(typeof data13 !== "string"){
-const err16 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data11.basePrice !== undefined){
-let data14 = data11.basePrice;
-if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-const err17 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data11.isAvailable !== undefined){
-let data15 = data11.isAvailable;
-if(typeof data15 !== "boolean"){
-const err18 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-if (vErrors.length < 1000) vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data11.metadata !== undefined){
-let data16 = data11.metadata;
-if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
-const err19 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
+const err19 = {instancePath:instancePath+"/variants/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.id.type,parentSchema:schema83.properties.id,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -24863,9 +25291,10 @@ if (vErrors.length < 1000) vErrors.push(err19);
 errors++;
 }
 }
-}
-else {
-const err20 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
+if(data11.name !== undefined){
+let data13 = data11.name;
+if(typeof data13 !== "string"){
+const err20 = {instancePath:instancePath+"/variants/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.name.type,parentSchema:schema83.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -24875,14 +25304,65 @@ if (vErrors.length < 1000) vErrors.push(err20);
 errors++;
 }
 }
-}
-else {
-const err21 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
+if(data11.basePrice !== undefined){
+let data14 = data11.basePrice;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err21 = {instancePath:instancePath+"/variants/" + i0+"/basePrice",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/basePrice/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema83.properties.basePrice.type,parentSchema:schema83.properties.basePrice,data:data14};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data11.isAvailable !== undefined){
+let data15 = data11.isAvailable;
+if(typeof data15 !== "boolean"){
+const err22 = {instancePath:instancePath+"/variants/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema83.properties.isAvailable.type,parentSchema:schema83.properties.isAvailable,data:data15};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data11.metadata !== undefined){
+let data16 = data11.metadata;
+if(!(data16 && typeof data16 == "object" && !Array.isArray(data16))){
+const err23 = {instancePath:instancePath+"/variants/" + i0+"/metadata",schemaPath:"urn:provcert:contract#/$defs/Variant/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.properties.metadata.type,parentSchema:schema83.properties.metadata,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/variants/" + i0,schemaPath:"urn:provcert:contract#/$defs/Variant/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema83.type,parentSchema:schema83,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/variants",schemaPath:"#/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.variants.type,parentSchema:schema82.properties.variants,data:data10};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err25);
 }
 errors++;
 }
@@ -24898,12 +25378,12 @@ if (vErrors === null) vErrors = validate57.errors.slice(0, 1000); else for (cons
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
+const err26 = {instancePath:instancePath+"/optionGroups",schemaPath:"#/properties/optionGroups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.optionGroups.type,parentSchema:schema82.properties.optionGroups,data:data17};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err26];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err22);
+if (vErrors.length < 1000) vErrors.push(err26);
 }
 errors++;
 }
@@ -24915,24 +25395,24 @@ const len2 = data19.length;
 for (let i2 = 0, i2_stop = errors + 1000000; i2 < len2 && errors < i2_stop; i2++){
 let data20 = data19[i2];
 if(typeof data20 !== "string"){
-const err23 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
+const err27 = {instancePath:instancePath+"/tags/" + i2,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema82.properties.tags.items.type,parentSchema:schema82.properties.tags.items,data:data20};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err27];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err23);
+if (vErrors.length < 1000) vErrors.push(err27);
 }
 errors++;
 }
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
+const err28 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema82.properties.tags.type,parentSchema:schema82.properties.tags,data:data19};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err28];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err24);
+if (vErrors.length < 1000) vErrors.push(err28);
 }
 errors++;
 }
@@ -24940,24 +25420,24 @@ errors++;
 if(data.metadata !== undefined){
 let data21 = data.metadata;
 if(!(data21 && typeof data21 == "object" && !Array.isArray(data21))){
-const err25 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
+const err29 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.properties.metadata.type,parentSchema:schema82.properties.metadata,data:data21};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err29];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err25);
+if (vErrors.length < 1000) vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err30];
 }
 else {
-if (vErrors.length < 1000) vErrors.push(err26);
+if (vErrors.length < 1000) vErrors.push(err30);
 }
 errors++;
 }
@@ -25050,8 +25530,9 @@ errors++;
 }
 if(data0.id !== undefined){
 let data1 = data0.id;
-if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.id.type,parentSchema:schema142.properties.id,data:data1};
+if(typeof data1 === "string"){
+if(data1.trim() === ""){
+const err3 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema142.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -25061,10 +25542,8 @@ if (vErrors.length < 1000) vErrors.push(err3);
 errors++;
 }
 }
-if(data0.name !== undefined){
-let data2 = data0.name;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.name.type,parentSchema:schema142.properties.name,data:data2};
+else {
+const err4 = {instancePath:instancePath+"/" + i0+"/id",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.id.type,parentSchema:schema142.properties.id,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -25074,10 +25553,11 @@ if (vErrors.length < 1000) vErrors.push(err4);
 errors++;
 }
 }
-if(data0.type !== undefined){
-let data3 = data0.type;
-if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.type.type,parentSchema:schema142.properties.type,data:data3};
+if(data0.name !== undefined){
+let data2 = data0.name;
+if(typeof data2 === "string"){
+if(data2.trim() === ""){
+const err5 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema142.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -25087,10 +25567,8 @@ if (vErrors.length < 1000) vErrors.push(err5);
 errors++;
 }
 }
-if(data0.checkoutUrl !== undefined){
-let data4 = data0.checkoutUrl;
-if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/" + i0+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.checkoutUrl.type,parentSchema:schema142.properties.checkoutUrl,data:data4};
+else {
+const err6 = {instancePath:instancePath+"/" + i0+"/name",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.name.type,parentSchema:schema142.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -25100,10 +25578,11 @@ if (vErrors.length < 1000) vErrors.push(err6);
 errors++;
 }
 }
-if(data0.isAvailable !== undefined){
-let data5 = data0.isAvailable;
-if(typeof data5 !== "boolean"){
-const err7 = {instancePath:instancePath+"/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema142.properties.isAvailable.type,parentSchema:schema142.properties.isAvailable,data:data5};
+if(data0.type !== undefined){
+let data3 = data0.type;
+if(typeof data3 === "string"){
+if(data3.trim() === ""){
+const err7 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/x-provcert-non-empty",keyword:"x-provcert-non-empty",params:{},message:"is empty",schema:true,parentSchema:schema142.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -25113,9 +25592,8 @@ if (vErrors.length < 1000) vErrors.push(err7);
 errors++;
 }
 }
-}
 else {
-const err8 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data:data0};
+const err8 = {instancePath:instancePath+"/" + i0+"/type",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.type.type,parentSchema:schema142.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -25125,14 +25603,52 @@ if (vErrors.length < 1000) vErrors.push(err8);
 errors++;
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema340.type,parentSchema:schema340,data};
+if(data0.checkoutUrl !== undefined){
+let data4 = data0.checkoutUrl;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/" + i0+"/checkoutUrl",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/checkoutUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema142.properties.checkoutUrl.type,parentSchema:schema142.properties.checkoutUrl,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 if (vErrors.length < 1000) vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data0.isAvailable !== undefined){
+let data5 = data0.isAvailable;
+if(typeof data5 !== "boolean"){
+const err10 = {instancePath:instancePath+"/" + i0+"/isAvailable",schemaPath:"urn:provcert:contract#/$defs/PaymentOption/properties/isAvailable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema142.properties.isAvailable.type,parentSchema:schema142.properties.isAvailable,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/" + i0,schemaPath:"urn:provcert:contract#/$defs/PaymentOption/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema142.type,parentSchema:schema142,data:data0};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema340.type,parentSchema:schema340,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+if (vErrors.length < 1000) vErrors.push(err12);
 }
 errors++;
 }
