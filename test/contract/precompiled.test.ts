@@ -1,39 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_SPEC_PATH } from '../../src/contract/bundled-path.js';
 import type { Contract } from '../../src/contract/contract.js';
-import { compileSpecAtRunTime } from '../../src/contract/load.js';
-import { precompiledContract } from '../../src/contract/precompiled.js';
+import { contractPair, payloadFiles, payloadOf, payloads } from './precompiled-pair.js';
 
 /**
  * The validators generated at build time must behave exactly like the ones compiled from the spec at run
- * time: every payload fixture, under every schema and every operation, gives the same explained problems
- * and warnings from both.
+ * time: every payload fixture, under every schema and every operation (precompiled-operations-*.test.ts), gives the
+ * same explained problems and warnings from both.
  */
-
-const PAYLOADS = join(import.meta.dirname, '../../fixtures/payloads');
-/** Folder metadata, not payloads. */
-const NOT_PAYLOADS = new Set(['expected.json', 'warnings.json']);
-/** A status of every class, and both sides of each declared class, so `2XX`/`default` lookups are covered too. */
-const STATUSES = [200, 201, 202, 204, 301, 400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
-
-const payloadFiles = readdirSync(PAYLOADS, { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.json') && !NOT_PAYLOADS.has(file.split(/[\\/]/).at(-1) ?? ''))
-  .sort();
-const payloads = payloadFiles.map((file) => ({
-  file,
-  value: JSON.parse(readFileSync(join(PAYLOADS, file), 'utf8')) as unknown,
-}));
 
 let runTime: Contract;
 let precompiled: Contract;
 
 beforeAll(async () => {
-  const compiled = await compileSpecAtRunTime(BUNDLED_SPEC_PATH);
-  if (!compiled.ok) throw new Error(compiled.error.message);
-  runTime = compiled.value;
-  precompiled = precompiledContract();
+  ({ runTime, precompiled } = await contractPair());
 });
 
 describe('precompiled and run-time contracts', () => {
@@ -57,22 +36,9 @@ describe('precompiled and run-time contracts', () => {
   });
 
   it.each(payloadFiles)('%s: the same result under every schema', (file) => {
-    const { value } = payloads.find((p) => p.file === file) ?? { value: undefined };
+    const value = payloadOf(file);
     for (const name of runTime.schemaNames()) {
       expect(precompiled.validate(name, value), `${file} as ${name}`).toStrictEqual(runTime.validate(name, value));
-    }
-  });
-
-  it.each(payloadFiles)('%s: the same result as every response and request body', (file) => {
-    const { value } = payloads.find((p) => p.file === file) ?? { value: undefined };
-    for (const { key } of runTime.operations()) {
-      expect(precompiled.validateRequest(key, value), `${file} as ${key} request`).toStrictEqual(
-        runTime.validateRequest(key, value),
-      );
-      for (const status of STATUSES) {
-        const expected = runTime.validateResponse(key, status, value);
-        expect(precompiled.validateResponse(key, status, value), `${file} as ${key} ${status}`).toStrictEqual(expected);
-      }
     }
   });
 
