@@ -8,6 +8,7 @@ import { keepEvidence } from './support/evidence.js';
 import { describeAnswer, errorCode, expectError } from './support/expect.js';
 import { malformedQuotes } from './support/probe-tables/malformed-quote.js';
 import { otherMethods, postingCapabilities } from './support/probe-tables/other-methods.js';
+import { queryInputs } from './support/probe-tables/query-inputs.js';
 import { quoteProbeBody } from './support/quote-probe.js';
 
 interface Probe {
@@ -87,6 +88,11 @@ async function probes(ctx: CheckContext): Promise<Probe[]> {
       request: { method: 'GET', path: '/search' },
       warnOnSuccess: 'a missing required parameter is usually answered 400 INVALID_ARGUMENT',
     });
+  }
+  // Query values and path ids a read route cannot take (probe table): read leniently or refused with an
+  // ErrorResponse; the required search text is one nothing need match.
+  for (const row of queryInputs(ctx.contract.operations(), declared, seed, () => 'provcert')) {
+    list.push({ what: row.what, request: { method: 'GET', path: row.path } });
   }
   // Malformed quote input (probe table): POST /quote only where the environment is declared safe (quoteProbeBody).
   const valid = safe;

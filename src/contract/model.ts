@@ -1,7 +1,7 @@
 import { isRecord } from '../util/json.js';
 import { withNonEmptyRequiredStrings } from './non-empty.js';
 import { pinnedFields } from './pinned.js';
-import type { OperationInfo } from './types.js';
+import type { OperationInfo, QueryParameter } from './types.js';
 
 /**
  * What a Contract needs from the bundled OpenAPI document, as plain JSON: names, enums, operations and,
@@ -81,6 +81,17 @@ function jsonSchemaOf(doc: Obj, holder: unknown): unknown {
 const schemeNames = (security: unknown): string[] =>
   Array.isArray(security) ? security.flatMap((s) => (isRecord(s) ? Object.keys(s) : [])) : [];
 
+/** The query parameters of an operation's `parameters` (each may be a `$ref` to components/parameters). */
+function queryParameters(doc: Obj, parameters: unknown): QueryParameter[] {
+  if (!Array.isArray(parameters)) return [];
+  return parameters.flatMap((raw): QueryParameter[] => {
+    const p = deref(doc, raw);
+    if (!isRecord(p) || p['in'] !== 'query' || typeof p['name'] !== 'string') return [];
+    const type = isRecord(p['schema']) && typeof p['schema']['type'] === 'string' ? p['schema']['type'] : undefined;
+    return [{ name: p['name'], required: p['required'] === true, ...(type ? { type } : {}) }];
+  });
+}
+
 function collectOperations(doc: Obj): { info: OperationInfo; raw: Obj }[] {
   const found: { info: OperationInfo; raw: Obj }[] = [];
   for (const [section, prefix] of [
@@ -105,6 +116,7 @@ function collectOperations(doc: Obj): { info: OperationInfo; raw: Obj }[] {
           requestBody: jsonSchemaOf(doc, op['requestBody']) !== undefined,
           security: schemeNames(op['security'] ?? doc['security']),
           pinned: pinnedFields(doc, jsonSchemaOf(doc, op['requestBody'])),
+          query: queryParameters(doc, op['parameters']),
         };
         found.push({ info, raw: op });
       }

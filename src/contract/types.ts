@@ -48,6 +48,16 @@ export interface OperationInfo {
   security: string[];
   /** Request body fields the spec pins to one value (`const`, or an `enum` of one value). */
   pinned: PinnedField[];
+  /** The query parameters it declares, in order. */
+  query: QueryParameter[];
+}
+
+/** A query parameter of an operation (`GET /search`: `q`, `limit`). */
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  /** Its schema's `type` (string, integer, boolean…); absent when the schema names none. */
+  type?: string;
 }
 
 /** A request body field the spec allows one value for (CreateActionInput.userConfirmed: `const: true`). */

@@ -71,6 +71,8 @@ const NAMES_THE_PROBLEM: Partial<Record<FaultName, RegExp>> = {
     /unknown action GET \/actions\/provcert-unknown-.*\/payment-options was answered HTTP 500 INTERNAL_ERROR; expected 404/,
   'quote-invalid-json-crashes':
     /POST \/quote with a body that is not JSON was answered HTTP 500 INTERNAL_ERROR.*; expected an ErrorResponse \(a 4xx status\)/,
+  'query-refusal-code-empty':
+    /GET \/locations\?activeOnly=maybe \(activeOnly is a boolean\) was answered HTTP 400 with a body that is not an ErrorResponse \("code" is empty\)/,
   'other-method-served':
     /POST \/catalog \(the route table lists GET \/catalog\) was served \(HTTP 200\); an endpoint the route table does not list does not exist: expected 404 NOT_FOUND/,
   'quote-null-item-crashes':

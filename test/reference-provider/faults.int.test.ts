@@ -1356,6 +1356,19 @@ const CASES = {
       return answer.status === 404 && at(answer.json, 'code') === '';
     },
   },
+  'query-refusal-code-empty': {
+    broken: async ({ call }) => {
+      const answers = await Promise.all(
+        [
+          '/locations?activeOnly=maybe',
+          '/catalog?locationId=nowhere',
+          '/search?q=pizza&limit=many',
+          '/offerings/x-%E0%A4%A',
+        ].map((path) => call('GET', path)),
+      );
+      return answers.every((answer) => answer.status === 400 && at(answer.json, 'code') === '');
+    },
+  },
   // ── end of the mutation-bench hole faults ──
 } satisfies Record<FaultName, FaultCase>;
 

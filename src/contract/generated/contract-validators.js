@@ -216,7 +216,8 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /health",
@@ -238,7 +239,8 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /locations",
@@ -257,7 +259,14 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "activeOnly",
+          "required": false,
+          "type": "boolean"
+        }
+      ]
     },
     {
       "key": "GET /catalog",
@@ -279,7 +288,24 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "locationId",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "category",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "context",
+          "required": false,
+          "type": "string"
+        }
+      ]
     },
     {
       "key": "GET /offerings/{id}",
@@ -301,7 +327,8 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /search",
@@ -320,7 +347,34 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "q",
+          "required": true,
+          "type": "string"
+        },
+        {
+          "name": "limit",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "name": "category",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "locationId",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "context",
+          "required": false,
+          "type": "string"
+        }
+      ]
     },
     {
       "key": "POST /quote",
@@ -340,7 +394,8 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /actions",
@@ -368,7 +423,8 @@ export const contractData = {
           "value": true,
           "required": true
         }
-      ]
+      ],
+      "query": []
     },
     {
       "key": "GET /actions/{id}",
@@ -388,7 +444,8 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /actions/{id}/payment-options",
@@ -406,7 +463,8 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /actions/{id}/cancel",
@@ -424,7 +482,8 @@ export const contractData = {
         "ProviderBearerToken",
         "ProviderHmacSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/providers/find",
@@ -435,7 +494,38 @@ export const contractData = {
       "profiles": [],
       "requestBody": false,
       "security": [],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "category",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "capability",
+          "required": false
+        },
+        {
+          "name": "geography",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "query",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "limit",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "name": "offset",
+          "required": false,
+          "type": "integer"
+        }
+      ]
     },
     {
       "key": "POST /api/v1/providers/register",
@@ -448,7 +538,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/providers/{slug}/certify",
@@ -461,7 +552,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/providers/{slug}/submit-review",
@@ -474,7 +566,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/certifications",
@@ -487,7 +580,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/.well-known/jwks.json",
@@ -498,7 +592,8 @@ export const contractData = {
       "profiles": [],
       "requestBody": false,
       "security": [],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/certificate",
@@ -509,7 +604,8 @@ export const contractData = {
       "profiles": [],
       "requestBody": false,
       "security": [],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/badge.svg",
@@ -520,7 +616,8 @@ export const contractData = {
       "profiles": [],
       "requestBody": false,
       "security": [],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/certifications/{id}",
@@ -533,7 +630,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/providers/{slug}/events",
@@ -547,7 +645,29 @@ export const contractData = {
         "CoreBearerToken",
         "WebhookSignature"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "limit",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "name": "cursor",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "after",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "name": "wait",
+          "required": false,
+          "type": "integer"
+        }
+      ]
     },
     {
       "key": "GET /api/v1/providers/{slug}/events/{eventId}",
@@ -560,7 +680,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/providers/me/dashboard",
@@ -573,7 +694,57 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "query",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "status",
+          "required": false
+        },
+        {
+          "name": "paymentStatus",
+          "required": false
+        },
+        {
+          "name": "from",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "to",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "minTotal",
+          "required": false,
+          "type": "number"
+        },
+        {
+          "name": "maxTotal",
+          "required": false,
+          "type": "number"
+        },
+        {
+          "name": "sort",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "limit",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "name": "offset",
+          "required": false,
+          "type": "integer"
+        }
+      ]
     },
     {
       "key": "GET /api/v1/providers/me/actions/{actionId}",
@@ -586,7 +757,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/providers/me/rotate-webhook-secret",
@@ -599,7 +771,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/admin/providers",
@@ -612,7 +785,67 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "reviewStatus",
+          "required": false
+        },
+        {
+          "name": "certified",
+          "required": false,
+          "type": "boolean"
+        },
+        {
+          "name": "status",
+          "required": false
+        },
+        {
+          "name": "capability",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "type",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "query",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "category",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "geography",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "registeredFrom",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "registeredTo",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "limit",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "name": "offset",
+          "required": false,
+          "type": "integer"
+        }
+      ]
     },
     {
       "key": "GET /api/v1/admin/providers/{slug}",
@@ -625,7 +858,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/providers/{slug}/review",
@@ -638,7 +872,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/providers/{slug}/reopen",
@@ -651,7 +886,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/providers/{slug}/rotate-webhook-secret",
@@ -664,7 +900,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/signing-key/rotate",
@@ -677,7 +914,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/admin/accounts",
@@ -690,7 +928,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/accounts",
@@ -703,7 +942,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/accounts/{id}/tokens",
@@ -716,7 +956,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/tokens",
@@ -729,7 +970,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/admin/tokens/{jti}/revoke",
@@ -742,7 +984,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/account/providers",
@@ -755,7 +998,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "GET /api/v1/admin/logs/events",
@@ -768,7 +1012,39 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "slug",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "kind",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "since",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "until",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "limit",
+          "required": false,
+          "type": "integer"
+        },
+        {
+          "name": "offset",
+          "required": false,
+          "type": "integer"
+        }
+      ]
     },
     {
       "key": "GET /api/v1/admin/logs/export",
@@ -781,7 +1057,34 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": [
+        {
+          "name": "format",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "slug",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "kind",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "since",
+          "required": false,
+          "type": "string"
+        },
+        {
+          "name": "until",
+          "required": false,
+          "type": "string"
+        }
+      ]
     },
     {
       "key": "POST /api/v1/quotes",
@@ -794,7 +1097,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/actions",
@@ -815,7 +1119,8 @@ export const contractData = {
           "value": true,
           "required": true
         }
-      ]
+      ],
+      "query": []
     },
     {
       "key": "GET /api/v1/actions/{id}",
@@ -828,7 +1133,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/actions/{id}/cancel",
@@ -841,7 +1147,8 @@ export const contractData = {
       "security": [
         "CoreBearerToken"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/webhooks/{providerSlug}",
@@ -855,7 +1162,8 @@ export const contractData = {
         "WebhookSignature",
         "WebhookSignatureCompat"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "POST /api/v1/webhooks",
@@ -869,7 +1177,8 @@ export const contractData = {
         "WebhookSignature",
         "WebhookSignatureCompat"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     },
     {
       "key": "WEBHOOK action.status_updated",
@@ -888,7 +1197,8 @@ export const contractData = {
         "WebhookSignature",
         "WebhookSignatureCompat"
       ],
-      "pinned": []
+      "pinned": [],
+      "query": []
     }
   ],
   "responses": {

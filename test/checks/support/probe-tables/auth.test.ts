@@ -20,7 +20,7 @@ const providerRoutes = operations
 
 const operation = (key: string, security: string[], requestBody = false): OperationInfo => {
   const [method = 'GET', path = '/'] = key.split(' ');
-  return { key, method, path, requiredIn: [], profiles: [], requestBody, security, pinned: [] };
+  return { key, method, path, requiredIn: [], profiles: [], requestBody, security, pinned: [], query: [] };
 };
 
 const ids = (shapes: readonly CredentialShape[]): string[] => shapes.map((s) => s.id);
