@@ -78,6 +78,16 @@ function webhookRoutes(deps: WebhookRouteDeps): Route[] {
   ];
 }
 
+/**
+ * Node's own status line for a client error (lib/_http_server.js): the request timed out, its headers were too
+ * large, or it was malformed.
+ */
+function clientErrorStatus(code: string | undefined): string {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return '408 Request Timeout';
+  if (code === 'HPE_HEADER_OVERFLOW') return '431 Request Header Fields Too Large';
+  return '400 Bad Request';
+}
+
 /** Start the embedded core: the webhook receiver, plus any extra routes. `run` and `serve` share it. */
 export async function startCoreServer(options: CoreServerOptions): Promise<CoreServer> {
   const ephemeral = options.dataDir === undefined;
@@ -114,9 +124,11 @@ export async function startCoreServer(options: CoreServerOptions): Promise<CoreS
     });
   });
   guardConnections(server, limits);
-  // A malformed or oversized request line/header gets node's own 400/431 and the socket is closed.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  // A request that timed out, or a malformed or oversized request line/header, gets node's own status (408, 431,
+  // 400) and the socket is closed: a browser retries a 408 on a reused connection instead of showing an error.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable)
+      socket.end(`HTTP/1.1 ${clientErrorStatus(error.code)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     socket.destroy();
   });
 

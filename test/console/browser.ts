@@ -38,7 +38,10 @@ export async function openBrowser(h: Harness, expectedStatuses: number[]): Promi
     if (!request.url().startsWith(h.url)) offOrigin.push(request.url());
   });
   context.on('console', (message) => {
-    if (message.type() === 'error' && !expected.test(message.text())) problems.push(message.text());
+    // "Failed to load resource" names no resource: its location does.
+    const where = message.location().url;
+    if (message.type() === 'error' && !expected.test(message.text()))
+      problems.push(where ? `${message.text()} (${where})` : message.text());
   });
   context.on('weberror', (error) => problems.push(error.error().message));
   const page = await context.newPage();

@@ -244,7 +244,7 @@ describe('hostile traffic against the core server', () => {
     }
   });
 
-  it('slowloris: a connection that never finishes its headers is closed after headersTimeoutMs', async () => {
+  it('slowloris: a connection that never finishes its headers is answered 408 and closed after headersTimeoutMs', async () => {
     const strict = await start({ limits: { headersTimeoutMs: 200 } });
     try {
       const socket = await halfSentHeaders(strict.port);
@@ -253,7 +253,8 @@ describe('hostile traffic against the core server', () => {
         socket.on('data', (d: Buffer) => (answer += d.toString()));
         socket.once('close', () => resolve(answer));
       });
-      await expect(closed).resolves.toEqual(expect.any(String));
+      // node's own status for a request that timed out: a browser retries a 408 on a reused connection.
+      await expect(closed).resolves.toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     } finally {
       await strict.close();
     }
