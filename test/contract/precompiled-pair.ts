@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLED_SPEC_PATH } from '../../src/contract/bundled-path.js';
 import type { Contract } from '../../src/contract/contract.js';
 import { compileSpecAtRunTime } from '../../src/contract/load.js';
@@ -38,4 +39,32 @@ export function contractPair(): Promise<{ runTime: Contract; precompiled: Contra
     return { runTime: compiled.value, precompiled: precompiledContract() };
   });
   return pair;
+}
+
+/** A status of every class, and both sides of each declared class, so `2XX`/`default` lookups are covered too. */
+const STATUSES = [200, 201, 202, 204, 301, 400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503];
+
+/** Half `which` of the payload fixtures gives the same result from both contracts as every request and response body. */
+export function describeOperationsAgree(which: 0 | 1): void {
+  let runTime: Contract;
+  let precompiled: Contract;
+  beforeAll(async () => {
+    ({ runTime, precompiled } = await contractPair());
+  });
+  describe('precompiled and run-time contracts agree on every operation', () => {
+    it.each(payloadHalf(which))('%s: the same result as every response and request body', (file) => {
+      const value = payloadOf(file);
+      for (const { key } of runTime.operations()) {
+        expect(precompiled.validateRequest(key, value), `${file} as ${key} request`).toStrictEqual(
+          runTime.validateRequest(key, value),
+        );
+        for (const status of STATUSES) {
+          const expected = runTime.validateResponse(key, status, value);
+          expect(precompiled.validateResponse(key, status, value), `${file} as ${key} ${status}`).toStrictEqual(
+            expected,
+          );
+        }
+      }
+    });
+  });
 }
