@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -85,7 +85,35 @@ function readReport(path: string): MutationReport {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as MutationReport) : { files: {} };
 }
 
-function main(): void {
+/**
+ * Stryker in a process group of its own, ended whole when this runner is stopped: Stryker's workers would otherwise
+ * outlive a runner killed by a time box or a CI timeout and keep burning CPU for an hour. Resolves to its exit code.
+ */
+function runStryker(args: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
+  const child = spawn('npx', ['stryker', 'run', ...args], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env,
+    detached: true,
+  });
+  const stop = (signal: NodeJS.Signals): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // The group has already ended.
+    }
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('exit', (code) => {
+      process.off('SIGINT', stop).off('SIGTERM', stop);
+      resolve(code);
+    });
+  });
+}
+
+async function main(): Promise<void> {
   const { files: chosen, minutes } = parseArgs(process.argv.slice(2));
   const files = chosen.length > 0 ? chosen : providerFiles();
   const deadline = Date.now() + minutes * 60_000;
@@ -100,15 +128,12 @@ function main(): void {
     }
     console.log(`mutation: ${file} (${new Date().toISOString()})`);
     const incremental = join(OUT, 'incremental', `${basename(file).replace(/\.ts(?=$|:)/, '')}.${digest}.json`);
-    const run = spawnSync('npx', ['stryker', 'run', CONFIG, '--mutate', file, '--incrementalFile', incremental], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: {
-        ...process.env,
-        PROVCERT_MUTATION_VARIANTS: VARIANT_FILES.has(basename(file).split(':')[0] ?? '') ? '1' : '0',
-      },
+    const status = await runStryker([CONFIG, '--mutate', file, '--incrementalFile', incremental], {
+      ...process.env,
+      PROVCERT_MUTATION_VARIANTS: VARIANT_FILES.has(basename(file).split(':')[0] ?? '') ? '1' : '0',
     });
-    if (run.status !== 0) {
-      console.error(`mutation: Stryker failed on ${file} (exit ${run.status}); its earlier result is kept`);
+    if (status !== 0) {
+      console.error(`mutation: Stryker failed on ${file} (exit ${status}); its earlier result is kept`);
       continue;
     }
     gather(all, readReport(join(OUT, 'mutation.json')));
@@ -128,4 +153,4 @@ function main(): void {
   process.exitCode = s.untriaged.length > 0 || skipped.length > 0 ? 1 : 0;
 }
 
-main();
+await main();
