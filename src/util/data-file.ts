@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter } from 'yaml';
 import { UsageError } from '../model/errors.js';
 import { isRecord } from './json.js';
 
@@ -12,6 +13,17 @@ import { isRecord } from './json.js';
  * names its own refusals (the report files) tells them apart by `kind`; `readDataFileDigest` also gives the sha256
  * of the bytes it parsed.
  */
+
+/**
+ * The YAML parser, loaded when a YAML text is first parsed: the JSON readers (`validate`'s payloads, report files)
+ * then start without it (a fifth of `provcert validate`'s start-up). Synchronous, as parsing is: the package is
+ * CommonJS, so `require` gives the same module `import` would.
+ */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlModule;
+};
 
 /** Larger files are refused before they are read: nothing provcert reads is anywhere near this. */
 export const MAX_DATA_FILE_BYTES = 64 * 1024 * 1024;
@@ -184,6 +196,7 @@ const SCALAR_FLOOR = 8;
  * document however many aliases point at one node; it stops as soon as the budget is spent.
  */
 function expandedSize(doc: Document, budget: number): number {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
   const sizes = new Map<unknown, number>();
   const measuring = new Set<unknown>();
   const measure = (node: unknown): number => {
@@ -236,6 +249,7 @@ export function parseDataText(text: string, options: DataFileOptions): DataText 
       return { value };
     }
     if (flowDeeperThan(text, maxDepth)) throw tooDeep(label, maxDepth);
+    const { LineCounter, parseDocument } = yaml();
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { prettyErrors: false, lineCounter, uniqueKeys: true });
     const error = doc.errors[0];
@@ -304,7 +318,7 @@ export function lineOf(read: DataText, pointer: string, key?: string): number | 
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
   const node = path.length === 0 ? doc.contents : doc.getIn(path, true);
   let range: readonly number[] | null | undefined;
-  if (key !== undefined && isMap(node)) {
+  if (key !== undefined && yaml().isMap(node)) {
     const pair = node.items.find((item) => isRecord(item.key) && item.key['value'] === key);
     range = (pair?.key as { range?: readonly number[] } | undefined)?.range;
   }
