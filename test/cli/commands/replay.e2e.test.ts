@@ -25,8 +25,9 @@ describe.concurrent('provcert replay (the built CLI)', () => {
   it('replays the failure of a report against the same provider: "still fails", exit 1, the credential never shown', async () => {
     const dir = await scratchDir('replay-e2e');
     const reportPath = join(dir, 'report.json');
-    // The report comes from an in-process run on a manual clock; the replay through a real process meets a
-    // provider on the wall clock at the same address (quote-math waits for nothing).
+    // The report comes from an in-process run on a manual clock; the replay through a real process meets the same
+    // provider restarted on the wall clock (quote-math waits for nothing), at the address --base-url gives: a new
+    // port, since the old one, once freed, may already be another test's.
     const reference = await startClockedReference({ ...secrets, faults: ['quote-total-wrong'] });
     const { url, webhookPort } = reference;
     try {
@@ -46,7 +47,6 @@ describe.concurrent('provcert replay (the built CLI)', () => {
     const report = JSON.parse(await readFile(reportPath, 'utf8')) as RunReport;
     expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual(['quote-math']);
     provider = await startReferenceProvider({
-      port: Number(new URL(url).port),
       authMethod: 'API_KEY',
       credential: CREDENTIAL,
       webhookSecret: env.SERVICE_WEBHOOK_SECRET,
@@ -54,7 +54,10 @@ describe.concurrent('provcert replay (the built CLI)', () => {
       faults: ['quote-total-wrong'],
       dataFile: join(dir, 'data.json'),
     });
-    const replay = await runCli(['replay', reportPath, '--base-url', url, '--auth', 'API_KEY'], { env, cwd: dir });
+    const replay = await runCli(['replay', reportPath, '--base-url', provider.url, '--auth', 'API_KEY'], {
+      env,
+      cwd: dir,
+    });
     expect(replay.stdout).toMatch(/^replaying quote-math against http:\/\/127\.0\.0\.1:\d+ \(seed \w+\)$/m);
     expect(replay.stdout).toMatch(/^quote-math: still fails — total is \d+; expected \d+ = /m);
     expect(replay.stdout.trimEnd().split('\n').at(-1)).toBe('replayed 1 check: 1 still fails');
