@@ -8,26 +8,45 @@ import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 function isFaultSwitch(node) {
   if (node?.type !== 'CallExpression') return false;
   const callee = node.callee;
-  if (callee?.type !== 'MemberExpression' || callee.property?.name !== 'has') return false;
-  const target = callee.object;
+  return callee?.type === 'MemberExpression' && callee.property?.name === 'has' && isFaults(callee.object);
+}
+
+/** `faults` or `<anything>.faults`: the set of switches handed to a helper. */
+function isFaults(node) {
   return (
-    (target?.type === 'Identifier' && target.name === 'faults') ||
-    (target?.type === 'MemberExpression' && target.property?.name === 'faults')
+    (node?.type === 'Identifier' && node.name === 'faults') ||
+    (node?.type === 'MemberExpression' && node.property?.name === 'faults')
   );
 }
 
-/** True when the expression is true only with a fault on: a switch, or an `&&` with a switch as an operand. */
-function onlyWithFault(node) {
-  if (isFaultSwitch(node)) return true;
-  if (node?.type === 'LogicalExpression' && node.operator === '&&') {
-    return onlyWithFault(node.left) || onlyWithFault(node.right);
-  }
-  return false;
+/**
+ * A fault file's predicate called with the switches (`cartErrors(body, state.faults)`). Fault files (`*-faults.ts`)
+ * are test equipment, and each predicate in them is false with every fault off: it begins with a switch
+ * (`faults.has(…) && …`, or `if (!faults.has(…)) return false`), which the reference provider's tests of its faults
+ * hold (each fault breaks its rule, and the rule holds without it).
+ */
+function isFaultPredicate(node, scope) {
+  if (node?.type !== 'CallExpression' || node.callee?.type !== 'Identifier' || !node.arguments.some(isFaults))
+    return false;
+  const binding = scope?.getBinding(node.callee.name);
+  const source = binding?.kind === 'module' ? binding.path.parent?.source?.value : undefined;
+  return typeof source === 'string' && /-faults\.js$/.test(source);
+}
+
+/**
+ * True when the expression is true only with a fault on: a switch, a fault file's predicate, an `&&` with one of
+ * those as an operand, or an `||` of such expressions only.
+ */
+function onlyWithFault(node, scope) {
+  if (isFaultSwitch(node) || isFaultPredicate(node, scope)) return true;
+  if (node?.type !== 'LogicalExpression') return false;
+  if (node.operator === '&&') return onlyWithFault(node.left, scope) || onlyWithFault(node.right, scope);
+  return node.operator === '||' && onlyWithFault(node.left, scope) && onlyWithFault(node.right, scope);
 }
 
 /** True when the expression is false only with a fault on: `!switch`. */
-function onlyWithoutFault(node) {
-  return node?.type === 'UnaryExpression' && node.operator === '!' && onlyWithFault(node.argument);
+function onlyWithoutFault(node, scope) {
+  return node?.type === 'UnaryExpression' && node.operator === '!' && onlyWithFault(node.argument, scope);
 }
 
 const REASON = 'fault switch (test equipment): certification runs the reference provider with every fault off';
@@ -43,13 +62,14 @@ function isErrorMessage(child, parent) {
 
 class FaultSwitchIgnorer {
   shouldIgnore(path) {
+    const { scope } = path;
     for (let child = path, parent = path.parentPath; parent; child = parent, parent = parent.parentPath) {
       const node = parent.node;
-      if (isFaultSwitch(child.node) || onlyWithFault(child.node)) return REASON;
+      if (onlyWithFault(child.node, scope)) return REASON;
       if (isErrorMessage(child, parent)) return FREE_TEXT;
       const branching = node.type === 'IfStatement' || node.type === 'ConditionalExpression';
-      if (branching && child.key === 'consequent' && onlyWithFault(node.test)) return REASON;
-      if (branching && child.key === 'alternate' && onlyWithoutFault(node.test)) return REASON;
+      if (branching && child.key === 'consequent' && onlyWithFault(node.test, scope)) return REASON;
+      if (branching && child.key === 'alternate' && onlyWithoutFault(node.test, scope)) return REASON;
     }
     return undefined;
   }
