@@ -2,6 +2,10 @@
 // Certification runs the provider with no fault on, so code that only a switch reaches is dead there, and a
 // mutant of the switch itself (`faults.has(x)` → false) changes nothing. Both would be noise in the survivors;
 // so would the wording of error messages, which the contract leaves free.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+// Stryker's own parser (it instruments with Babel): the ignorer runs only under Stryker.
+import { parse } from '@babel/parser';
 import { declareClassPlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 /** `faults.has(…)` or `<anything>.faults.has(…)`. */
@@ -19,18 +23,69 @@ function isFaults(node) {
   );
 }
 
+/** Where the fault files are, from the directory Stryker runs in (the checkout or its sandbox copy). */
+const FAULT_FILES = join('src', 'reference-provider');
+/** Per fault file, the names of its exported functions that are false with every fault off. */
+const predicatesByFile = new Map();
+
+const returnsFalse = (node) =>
+  (node?.type === 'ReturnStatement' && node.argument?.type === 'BooleanLiteral' && node.argument.value === false) ||
+  (node?.type === 'BlockStatement' && node.body.length === 1 && returnsFalse(node.body[0]));
+
 /**
- * A fault file's predicate called with the switches (`cartErrors(body, state.faults)`). Fault files (`*-faults.ts`)
- * are test equipment, and each predicate in them is false with every fault off: it begins with a switch
- * (`faults.has(…) && …`, or `if (!faults.has(…)) return false`), which the reference provider's tests of its faults
- * hold (each fault breaks its rule, and the rule holds without it).
+ * Whether a function is false with every fault off, read from its own code: an expression body true only with a
+ * fault on; or a block that opens with `if (!switch) return false`; or a block of only `if (only-with-fault) …`
+ * (no else) and `return false` / `return <only with a fault>`. Anything else is not counted (its mutants stay).
+ */
+function falseWithoutFaults(fn) {
+  const { body } = fn;
+  if (body.type !== 'BlockStatement') return onlyWithFault(body);
+  const [first] = body.body;
+  if (first?.type === 'IfStatement' && !first.alternate && onlyWithoutFault(first.test) && returnsFalse(first.consequent))
+    return true;
+  return body.body.every(
+    (statement) =>
+      (statement.type === 'IfStatement' && !statement.alternate && onlyWithFault(statement.test)) ||
+      returnsFalse(statement) ||
+      (statement.type === 'ReturnStatement' && onlyWithFault(statement.argument)),
+  );
+}
+
+function readPredicates(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return new Set();
+  }
+  const names = new Set();
+  for (const statement of parse(text, { sourceType: 'module', plugins: ['typescript'] }).program.body) {
+    const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : undefined;
+    if (declaration?.type === 'FunctionDeclaration' && declaration.id && falseWithoutFaults(declaration))
+      names.add(declaration.id.name);
+    if (declaration?.type !== 'VariableDeclaration') continue;
+    for (const { id, init } of declaration.declarations)
+      if (id.type === 'Identifier' && init?.type === 'ArrowFunctionExpression' && falseWithoutFaults(init))
+        names.add(id.name);
+  }
+  return names;
+}
+
+/**
+ * A fault file's predicate called with the switches (`cartErrors(body, state.faults)`): imported from a `*-faults`
+ * file (test equipment) and, by its own code there, false with every fault off. Fault files also hold helpers that
+ * compute with the faults (`subtotalOf(lines, faults)`): those are not predicates, and their mutants stay.
  */
 function isFaultPredicate(node, scope) {
   if (node?.type !== 'CallExpression' || node.callee?.type !== 'Identifier' || !node.arguments.some(isFaults))
     return false;
   const binding = scope?.getBinding(node.callee.name);
   const source = binding?.kind === 'module' ? binding.path.parent?.source?.value : undefined;
-  return typeof source === 'string' && /-faults\.js$/.test(source);
+  if (typeof source !== 'string' || !/^\.\/[\w-]+-faults\.js$/.test(source)) return false;
+  const file = join(process.cwd(), FAULT_FILES, source.slice(2).replace(/\.js$/, '.ts'));
+  if (!predicatesByFile.has(file)) predicatesByFile.set(file, readPredicates(file));
+  const imported = binding.path.node.imported?.name ?? node.callee.name;
+  return predicatesByFile.get(file).has(imported);
 }
 
 /**
