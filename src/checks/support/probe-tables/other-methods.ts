@@ -1,4 +1,5 @@
 import type { OperationInfo } from '../../../contract/types.js';
+import { isProviderRoute } from './provider-routes.js';
 
 /** One request to a listed path with a method the route table does not list for it. */
 export interface OtherMethod {
@@ -10,12 +11,6 @@ export interface OtherMethod {
   /** The listed operations of that path, for messages ("GET /catalog"). */
   listed: string[];
 }
-
-/** Webhooks are the provider's requests to the core, not its routes. */
-const isWebhook = (op: OperationInfo): boolean => op.key.startsWith('WEBHOOK ');
-
-/** The provider's own routes: those the route table gives a capability (the core's `/api/v1/…` routes have none). */
-const isProviderRoute = (op: OperationInfo): boolean => op.capability !== undefined && !isWebhook(op);
 
 /**
  * The capabilities whose routes the route table lists with POST (QUOTE, ACTION_CREATE, ACTION_CANCEL): a provider

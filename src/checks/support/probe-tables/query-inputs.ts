@@ -1,4 +1,5 @@
 import type { OperationInfo, QueryParameter } from '../../../contract/types.js';
+import { isProviderRoute } from './provider-routes.js';
 
 /**
  * The input probe table for the provider's read routes: each query parameter the route table declares sent with a
@@ -25,8 +26,7 @@ function wrongValue(parameter: QueryParameter, seed: string): { value: string; w
   return undefined;
 }
 
-const isReadRoute = (op: OperationInfo): boolean =>
-  op.method === 'GET' && op.capability !== undefined && !op.key.startsWith('WEBHOOK ');
+const isReadRoute = (op: OperationInfo): boolean => op.method === 'GET' && isProviderRoute(op);
 
 /**
  * Every row for the routes of the capabilities the provider declares. `required` gives a valid value for each
