@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contract } from '../../src/contract/contract.js';
@@ -258,6 +258,26 @@ describe('hostile traffic against the core server', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  // node's own status for the other client errors, on the wire before the socket closes.
+  it.each([
+    [
+      'headers larger than node accepts',
+      `x-big: ${'a'.repeat(32 * 1024)}\r\n`,
+      /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/,
+    ],
+    ['a malformed header line', 'not a header line\r\n', /^HTTP\/1\.1 400 Bad Request\r\n/],
+  ])("%s is answered with node's own status and the connection closed", async (_case, header, status) => {
+    const socket = connect(server.port, '127.0.0.1');
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString()));
+      socket.on('error', () => undefined); // the server may reset after answering
+      socket.once('close', () => resolve(text));
+    });
+    socket.write(`POST /api/v1/webhooks/demo HTTP/1.1\r\nhost: 127.0.0.1\r\n${header}\r\n`);
+    await expect(answer).resolves.toMatch(status);
   });
 
   it('a legacy event signed with another secret never counts for a provider with its own, nor shadows its genuine event', async () => {
